@@ -1,0 +1,92 @@
+//! The typed, located error that every malformed input is reported with.
+
+use std::fmt;
+
+/// A problem in the input, located at a 1-based line and column.
+///
+/// Its `Display` is `line L, column C: <what is wrong>`; the binaries print it behind
+/// `error: ` and exit with status 1.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {kind}")]
+pub struct ParseError {
+    /// 1-based line of the offending character, or of the line that is missing.
+    pub line: usize,
+    /// 1-based column of the offending character (1 for a missing line).
+    pub column: usize,
+    /// What is wrong there.
+    pub kind: ErrorKind,
+}
+
+impl ParseError {
+    /// An error of `kind` at `line`, `column` (both 1-based).
+    pub fn at(line: usize, column: usize, kind: ErrorKind) -> Self {
+        ParseError { line, column, kind }
+    }
+}
+
+/// What is wrong with the input at the place a [`ParseError`] points to.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ErrorKind {
+    /// The format wants `expected` here, and the input has `found`.
+    #[error("expected {expected}, found {found}")]
+    Unexpected {
+        /// What the format allows here, in words.
+        expected: String,
+        /// What the input holds here, in words (see [`describe_byte`]).
+        found: String,
+    },
+    /// A marker that must appear once appears a second time.
+    #[error("{what} appears again (first at line {first_line}, column {first_column})")]
+    Repeated {
+        /// The marker, in words.
+        what: String,
+        /// Line of its first appearance.
+        first_line: usize,
+        /// Column of its first appearance.
+        first_column: usize,
+    },
+    /// A marker that must appear in a case does not (located at the case header).
+    #[error("this case has no {what}")]
+    Missing {
+        /// The marker, in words.
+        what: String,
+    },
+    /// A size in the input is above what the program accepts.
+    #[error("{what} is {value}, above the limit of {limit}{hint}")]
+    TooLarge {
+        /// The quantity, in words.
+        what: String,
+        /// Its value in the input (saturated at `u64::MAX`).
+        value: u64,
+        /// The largest accepted value.
+        limit: u64,
+        /// How the limit can be raised, starting with "; " (or empty).
+        hint: String,
+    },
+    /// Reading the input failed.
+    #[error("cannot read input: {0}")]
+    Io(String),
+}
+
+/// Describes one input byte for an error message: `'x'` for printable ASCII, `a space`,
+/// `a tab`, or `byte 0xNN` for anything else (including the bytes of non-UTF-8 text).
+pub fn describe_byte(byte: u8) -> String {
+    match byte {
+        b' ' => "a space".to_owned(),
+        b'\t' => "a tab".to_owned(),
+        b'\r' => "a carriage return".to_owned(),
+        0x21..=0x7e => format!("'{}'", byte as char),
+        _ => format!("byte 0x{byte:02x}"),
+    }
+}
+
+/// Formats an error for standard error, as every binary prints it.
+pub fn report(error: &ParseError) -> impl fmt::Display + '_ {
+    struct Report<'a>(&'a ParseError);
+    impl fmt::Display for Report<'_> {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "error: {}", self.0)
+        }
+    }
+    Report(error)
+}

@@ -1,0 +1,78 @@
+//! How a data-driven case is run and rendered for its snapshot, shared by every solver
+//! crate's `tests/cases.rs` so all snapshots read alike.
+//!
+//! A case is a file `NAME.in` in `testdata/<crate>/`. Beside it, `NAME.args` (optional)
+//! holds the command-line flags, and `NAME.out` (optional) the known answer: standard
+//! output must equal it byte for byte.
+
+use std::fmt::Write as _;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// What one run of a solver binary on a case produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseRun {
+    /// The flags it ran with (from `NAME.args`).
+    pub args: Vec<String>,
+    /// Exit status (`-1` when killed by a signal).
+    pub status: i32,
+    /// Standard output, lossily decoded.
+    pub stdout: String,
+    /// Standard error, lossily decoded.
+    pub stderr: String,
+}
+
+/// `case` with its extension replaced by `extension`.
+pub fn sibling(case: &Path, extension: &str) -> PathBuf {
+    case.with_extension(extension)
+}
+
+/// Runs `binary` with `case` on standard input and the flags of `NAME.args`.
+pub fn run_case(binary: &Path, case: &Path) -> io::Result<CaseRun> {
+    let args_file = sibling(case, "args");
+    let args: Vec<String> = if args_file.exists() {
+        std::fs::read_to_string(&args_file)?
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let output = Command::new(binary)
+        .args(&args)
+        .stdin(Stdio::from(std::fs::File::open(case)?))
+        .output()?;
+    Ok(CaseRun {
+        args,
+        status: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    })
+}
+
+impl CaseRun {
+    /// The snapshot text: flags, exit status, standard output, standard error.
+    pub fn render(&self) -> String {
+        let mut text = String::new();
+        let _ = writeln!(text, "args: {}", self.args.join(" "));
+        let _ = writeln!(text, "status: {}", self.status);
+        let _ = writeln!(text, "--- stdout");
+        text.push_str(&self.stdout);
+        let _ = writeln!(text, "--- stderr");
+        text.push_str(&self.stderr);
+        text
+    }
+
+    /// The known answer of `case` (`NAME.out`), if it has one, and whether standard output
+    /// equals it.
+    pub fn known_answer(&self, case: &Path) -> io::Result<Option<(String, bool)>> {
+        let out = sibling(case, "out");
+        if !out.exists() {
+            return Ok(None);
+        }
+        let expected = std::fs::read_to_string(out)?;
+        let same = expected == self.stdout;
+        Ok(Some((expected, same)))
+    }
+}

@@ -1,0 +1,28 @@
+//! Shared ground for the grid-search solvers of this workspace.
+//!
+//! - [`reader`]: a streaming reader of multi-case text input (integer headers, then rows of
+//!   an exact width) that reports every problem as a located [`ParseError`];
+//! - [`grid`]: compact numbering of the passable cells of a character grid, their
+//!   coordinates, the [`Dir`] order N < S < W < E and a neighbour table;
+//! - [`bfs`]: breadth-first distances over a [`Grid`], optionally with one cell blocked;
+//! - [`cli`]: the run error and exit statuses every binary shares;
+//! - [`harness`]: how a data-driven test case is run and rendered for its snapshot;
+//! - [`rng`]: a tiny seeded generator, so that generated cases and randomised tests are the
+//!   same on every machine and every version.
+//!
+//! The solver crates build on these pieces and never on each other.
+
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
+
+pub mod bfs;
+pub mod cli;
+pub mod error;
+pub mod grid;
+pub mod harness;
+pub mod reader;
+pub mod rng;
+
+pub use cli::{RunError, exit_code};
+pub use error::{ErrorKind, ParseError, describe_byte};
+pub use grid::{CellId, Dir, Grid};
+pub use reader::{CaseReader, CharGrid, Header, RowEnd};
