@@ -5,6 +5,8 @@
 //! - [`grid`]: compact numbering of the passable cells of a character grid, their
 //!   coordinates, the [`Dir`] order N < S < W < E and a neighbour table;
 //! - [`bfs`]: breadth-first distances over a [`Grid`], optionally with one cell blocked;
+//! - [`blocks`]: biconnected components, to tell in O(1) which sides of a cell stay
+//!   connected when the cell is taken away (the sides of a box);
 //! - [`cli`]: the run error and exit statuses every binary shares;
 //! - [`harness`]: how a data-driven test case is run and rendered for its snapshot;
 //! - [`rng`]: a tiny seeded generator, so that generated cases and randomised tests are the
@@ -15,6 +17,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod bfs;
+pub mod blocks;
 pub mod cli;
 pub mod error;
 pub mod grid;
