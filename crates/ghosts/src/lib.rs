@@ -1,0 +1,96 @@
+//! ghosts: the fewest steps that bring every ghost home, all ghosts moving at once.
+//!
+//! The problem is "The Morning after Halloween" (ICPC Asia Tokyo 2007); the contract is
+//! `shared/specs/ghosts.md`. In one step every ghost stays or moves to a neighbouring
+//! corridor cell, all at once; no two may end on one cell or swap cells; following is
+//! allowed.
+//!
+//! - [`parse`]: reading a dataset, with located errors;
+//! - [`moves`]: the step rule and its checker;
+//! - [`heuristic`]: consistent lower bounds (one-ghost and exact pair distances);
+//! - [`search`]: A* over joint placements;
+//! - [`plan`]: writing, drawing and replaying plans;
+//! - [`generate`]: seeded random maps that keep the statement's promises.
+
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
+
+pub mod generate;
+pub mod heuristic;
+pub mod moves;
+pub mod parse;
+pub mod plan;
+pub mod search;
+
+use std::io::{BufRead, Write};
+
+use grid_core::{CaseReader, ErrorKind, ParseError, RunError};
+
+pub use parse::{Dataset, read_dataset};
+pub use search::{Plan, Solution, solve};
+
+/// What the program prints and how far it may go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// After each answer, the placement after every step (`--plan`).
+    pub plan: bool,
+    /// After each answer, the map drawn before and after every step (`--show`).
+    pub show: bool,
+    /// Largest map accepted, in cells (width x height).
+    pub max_cells: u64,
+    /// Memory one search may use, in MiB.
+    pub memory_mib: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            plan: false,
+            show: false,
+            max_cells: 1 << 20,
+            memory_mib: 1024,
+        }
+    }
+}
+
+/// Solves every dataset of `input` in turn, writing each answer (and plan) to `output`
+/// and flushing it before reading the next dataset, so an error in dataset k keeps the
+/// answers of datasets 1..k-1.
+pub fn run(
+    input: impl BufRead,
+    output: &mut impl Write,
+    options: &Options,
+) -> Result<(), RunError> {
+    let mut reader = CaseReader::new(input);
+    while let Some(dataset) = read_dataset(&mut reader, options.max_cells)? {
+        let solution =
+            solve(&dataset, options.plan || options.show, options.memory_mib).map_err(|e| {
+                ParseError::at(
+                    dataset.header_line,
+                    1,
+                    ErrorKind::TooLarge {
+                        what: "the memory this dataset's search needs, in MiB,".to_owned(),
+                        value: e.budget_mib.saturating_add(1),
+                        limit: e.budget_mib,
+                        hint: format!(
+                            " (it stored {} placements and went on); raise it with --memory-mib",
+                            e.placements
+                        ),
+                    },
+                )
+            })?;
+        match solution.steps {
+            Some(steps) => writeln!(output, "{steps}")?,
+            None => writeln!(output, "-1")?,
+        }
+        if let Some(plan) = &solution.plan {
+            if options.plan {
+                output.write_all(plan::format_plan(&dataset.grid, plan).as_bytes())?;
+            }
+            if options.show {
+                output.write_all(plan::draw_plan(&dataset, plan).as_bytes())?;
+            }
+        }
+        output.flush()?;
+    }
+    Ok(())
+}

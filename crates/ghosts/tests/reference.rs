@@ -1,0 +1,230 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! The fast search against a slow, obviously-correct one on hundreds of random small maps
+//! (fixed seeds), including maps that break the statement's promises and maps with no
+//! solution. Every plan is replayed by the library's checker, and the checker itself is
+//! shown to reject broken plans.
+
+use std::collections::{HashMap, VecDeque};
+
+use ghosts::plan::{BadPlan, check_plan};
+use ghosts::{Dataset, read_dataset, solve};
+use grid_core::rng::SplitMix64;
+use grid_core::{CaseReader, CellId};
+
+/// Plain breadth-first search over every joint placement: all 5^n combinations of moves,
+/// kept when no two ghosts end on one cell and no two swap.
+fn reference_steps(dataset: &Dataset) -> Option<u32> {
+    let grid = &dataset.grid;
+    let moves = |cell: CellId| -> Vec<CellId> {
+        std::iter::once(cell)
+            .chain(grid.neighbours(cell).map(|(_, n)| n))
+            .collect()
+    };
+    let mut seen: HashMap<Vec<CellId>, u32> = HashMap::new();
+    let mut queue = VecDeque::new();
+    seen.insert(dataset.starts.clone(), 0);
+    queue.push_back(dataset.starts.clone());
+    while let Some(placement) = queue.pop_front() {
+        let steps = seen[&placement];
+        if placement == dataset.homes {
+            return Some(steps);
+        }
+        let mut next: Vec<Vec<CellId>> = vec![Vec::new()];
+        for &cell in &placement {
+            next = next
+                .into_iter()
+                .flat_map(|partial| {
+                    moves(cell).into_iter().map(move |m| {
+                        let mut p = partial.clone();
+                        p.push(m);
+                        p
+                    })
+                })
+                .collect();
+        }
+        for after in next {
+            let n = after.len();
+            let legal = (0..n).all(|i| {
+                (0..i).all(|j| {
+                    after[i] != after[j] && !(after[i] == placement[j] && after[j] == placement[i])
+                })
+            });
+            if legal && !seen.contains_key(&after) {
+                seen.insert(after.clone(), steps + 1);
+                queue.push_back(after);
+            }
+        }
+    }
+    None
+}
+
+/// A random map of `width` x `height` with no promises kept: walls anywhere (border or
+/// not), ghosts and homes on random distinct open cells.
+fn random_map(
+    rng: &mut SplitMix64,
+    width: usize,
+    height: usize,
+    ghosts: usize,
+    wall_percent: u32,
+) -> Option<String> {
+    let mut cells: Vec<u8> = (0..width * height)
+        .map(|_| {
+            if rng.percent(wall_percent) {
+                b'#'
+            } else {
+                b' '
+            }
+        })
+        .collect();
+    let mut open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] == b' ').collect();
+    if open.len() < 2 * ghosts {
+        return None;
+    }
+    rng.shuffle(&mut open);
+    for g in 0..ghosts {
+        cells[open[2 * g]] = b'a' + g as u8;
+        cells[open[2 * g + 1]] = b'A' + g as u8;
+    }
+    let mut text = format!("{width} {height} {ghosts}\n");
+    for row in cells.chunks(width) {
+        text.push_str(std::str::from_utf8(row).unwrap());
+        text.push('\n');
+    }
+    Some(text)
+}
+
+fn parse(text: &str) -> Dataset {
+    read_dataset(&mut CaseReader::new(text.as_bytes()), 1 << 20)
+        .unwrap()
+        .unwrap()
+}
+
+#[test]
+fn fast_search_equals_plain_bfs_on_random_maps() {
+    let mut rng = SplitMix64::new(1601);
+    let (mut compared, mut unsolvable) = (0, 0);
+    let mut per_ghosts = [0; 4];
+    while compared < 600 {
+        let ghosts = 1 + compared % 3;
+        let (width, height) = if ghosts == 3 {
+            (rng.between(2, 5), rng.between(2, 4))
+        } else {
+            (rng.between(1, 7), rng.between(1, 6))
+        };
+        let wall_percent = [0, 15, 30, 45][rng.below(4)];
+        let Some(text) = random_map(&mut rng, width, height, ghosts, wall_percent) else {
+            continue;
+        };
+        let dataset = parse(&text);
+        let expected = reference_steps(&dataset);
+        let solution = solve(&dataset, true, 64).unwrap();
+        assert_eq!(solution.steps, expected, "map:\n{text}");
+        if let (Some(steps), Some(plan)) = (solution.steps, &solution.plan) {
+            assert_eq!(
+                check_plan(&dataset, plan),
+                Ok(steps as usize),
+                "map:\n{text}"
+            );
+        } else {
+            unsolvable += 1;
+        }
+        per_ghosts[ghosts] += 1;
+        compared += 1;
+    }
+    // The sample must exercise both outcomes and every ghost count.
+    assert!(
+        unsolvable > 50 && unsolvable < 550,
+        "unsolvable: {unsolvable}"
+    );
+    assert!(per_ghosts[1..].iter().all(|&k| k == 200));
+}
+
+#[test]
+fn fast_search_equals_plain_bfs_on_promise_keeping_maps() {
+    use ghosts::generate::{Density, MapSpec, dataset};
+    let mut rng = SplitMix64::new(2007);
+    let mut compared = 0;
+    while compared < 90 {
+        let spec = MapSpec {
+            width: rng.between(5, 7),
+            height: rng.between(5, 7),
+            ghosts: 1 + compared % 3,
+            density: if compared % 2 == 0 {
+                Density::Dense
+            } else {
+                Density::Sparse
+            },
+        };
+        let Some(text) = dataset(&mut rng, spec) else {
+            continue;
+        };
+        compared += 1;
+        let d = parse(&text);
+        assert_eq!(
+            solve(&d, false, 64).unwrap().steps,
+            reference_steps(&d),
+            "map:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn official_sample_answers() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/ghosts/sample.in"
+    ))
+    .unwrap();
+    let mut reader = CaseReader::new(text.as_bytes());
+    let mut answers = Vec::new();
+    while let Some(d) = read_dataset(&mut reader, 1 << 20).unwrap() {
+        let solution = solve(&d, true, 1024).unwrap();
+        let steps = solution.steps.unwrap();
+        assert_eq!(
+            check_plan(&d, solution.plan.as_ref().unwrap()),
+            Ok(steps as usize)
+        );
+        answers.push(steps);
+    }
+    assert_eq!(answers, [7, 36, 77]);
+}
+
+#[test]
+fn checker_rejects_broken_plans() {
+    // a must go right twice; b follows it.
+    let d = parse("6 1 2\nbaBA  \n");
+    let at = |col| d.grid.cell(0, col).unwrap();
+    let good = vec![vec![at(2), at(1)], vec![at(3), at(2)]];
+    assert_eq!(check_plan(&d, &good), Ok(2));
+    let jump = vec![vec![at(3), at(0)]];
+    assert!(
+        matches!(check_plan(&d, &jump), Err(BadPlan::Illegal { step: 1, .. })),
+        "jump"
+    );
+    let collide = vec![vec![at(1), at(1)]];
+    assert!(
+        matches!(
+            check_plan(&d, &collide),
+            Err(BadPlan::Illegal { step: 1, .. })
+        ),
+        "collision"
+    );
+    let swap = vec![vec![at(0), at(1)]];
+    assert!(
+        matches!(check_plan(&d, &swap), Err(BadPlan::Illegal { step: 1, .. })),
+        "swap"
+    );
+    let short = vec![vec![at(2), at(1)]];
+    assert_eq!(check_plan(&d, &short), Err(BadPlan::NotHome { steps: 1 }));
+    let wrong_count = vec![vec![at(2)]];
+    assert!(matches!(
+        check_plan(&d, &wrong_count),
+        Err(BadPlan::WrongCount { .. })
+    ));
+    let wall = parse("3 1 1\na#A\n");
+    let through = vec![vec![CellId::new(1)]];
+    assert!(
+        check_plan(&wall, &through).is_err(),
+        "a wall cell is not numbered; moving to cell 1 jumps"
+    );
+}
