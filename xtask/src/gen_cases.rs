@@ -1,0 +1,111 @@
+//! `cargo xtask gen PROBLEM [FLAGS]`: seeded random cases on standard output, from the
+//! generators the solver crates expose (the same ones their tests and the bench use).
+
+use ghosts::generate::{Density, MapSpec};
+
+const HELP: &str = "\
+usage: cargo xtask gen PROBLEM [FLAGS] > cases.in
+
+  ghosts [--seed N] [--count N] [--size WxH] [--ghosts N] [--density dense|sparse] [--solvable]
+      maps that keep the statement's promises (wall border, connected corridors and walls,
+      a wall in every 2 x 2); defaults: seed 1, count 10, size 16x16, 3 ghosts, dense;
+      --solvable draws again until a dataset has a solution
+";
+
+/// Flags of the form `--name value` and bare `--switch`es.
+pub struct Flags<'a> {
+    args: &'a [String],
+    used: Vec<bool>,
+}
+
+impl<'a> Flags<'a> {
+    /// Wraps the arguments after the problem name.
+    pub fn new(args: &'a [String]) -> Self {
+        Flags {
+            args,
+            used: vec![false; args.len()],
+        }
+    }
+
+    /// The value after `--name`, parsed, or `default`.
+    pub fn value<T: std::str::FromStr>(&mut self, name: &str, default: T) -> Result<T, String> {
+        let Some(i) = self.args.iter().position(|a| a == name) else {
+            return Ok(default);
+        };
+        self.used[i] = true;
+        let raw = self
+            .args
+            .get(i + 1)
+            .ok_or_else(|| format!("{name} needs a value"))?;
+        self.used[i + 1] = true;
+        raw.parse()
+            .map_err(|_| format!("{name}: cannot read `{raw}`"))
+    }
+
+    /// Whether `--name` is present.
+    pub fn switch(&mut self, name: &str) -> bool {
+        let found = self.args.iter().position(|a| a == name);
+        if let Some(i) = found {
+            self.used[i] = true;
+        }
+        found.is_some()
+    }
+
+    /// Fails on any argument no flag has taken.
+    pub fn finish(self) -> Result<(), String> {
+        match self.args.iter().zip(&self.used).find(|(_, used)| !**used) {
+            Some((arg, _)) => Err(format!("unknown argument `{arg}`\n\n{HELP}")),
+            None => Ok(()),
+        }
+    }
+}
+
+/// `WxH` as `(W, H)`.
+pub fn size(text: &str) -> Result<(usize, usize), String> {
+    let (w, h) = text
+        .split_once('x')
+        .ok_or_else(|| format!("size `{text}` is not WxH"))?;
+    let parse = |s: &str| {
+        s.parse::<usize>()
+            .map_err(|_| format!("size `{text}` is not WxH"))
+    };
+    Ok((parse(w)?, parse(h)?))
+}
+
+/// `cargo xtask gen`.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let Some((problem, rest)) = args.split_first() else {
+        print!("{HELP}");
+        return Ok(());
+    };
+    let mut flags = Flags::new(rest);
+    let text = match problem.as_str() {
+        "ghosts" => {
+            let seed = flags.value("--seed", 1u64)?;
+            let count = flags.value("--count", 10usize)?;
+            let (width, height) = size(&flags.value("--size", "16x16".to_owned())?)?;
+            let ghosts = flags.value("--ghosts", 3usize)?;
+            let density = match flags.value("--density", "dense".to_owned())?.as_str() {
+                "dense" => Density::Dense,
+                "sparse" => Density::Sparse,
+                other => return Err(format!("--density: `{other}` is neither dense nor sparse")),
+            };
+            let solvable = flags.switch("--solvable");
+            flags.finish()?;
+            let spec = MapSpec {
+                width,
+                height,
+                ghosts,
+                density,
+            };
+            ghosts::generate::datasets(seed, count, spec, solvable)?
+        }
+        "help" | "--help" => {
+            print!("{HELP}");
+            return Ok(());
+        }
+        other => return Err(format!("no generator for `{other}`\n\n{HELP}")),
+    };
+    print!("{text}");
+    Ok(())
+}
