@@ -1,0 +1,38 @@
+//! `sokoban-steps`: reads one single-box Sokoban case on standard input and prints the
+//! fewest player steps that bring the box to the target, or `-1`.
+
+use std::io::{self, BufWriter};
+use std::process::ExitCode;
+
+use clap::Parser;
+use sokoban_steps::{DEFAULT_MAX_CELLS, Options};
+
+/// Fewest player steps (walks and pushes) to bring the one box onto the target.
+#[derive(Debug, Parser)]
+#[command(version, about)]
+struct Cli {
+    /// Also print one optimal step sequence (nswe walks, NSWE pushes), the smallest by
+    /// N < S < W < E.
+    #[arg(long)]
+    path: bool,
+    /// Also print the start board and the board after every push.
+    #[arg(long)]
+    show: bool,
+    /// Refuse boards of more than this many cells (N x M).
+    #[arg(long, default_value_t = DEFAULT_MAX_CELLS)]
+    max_cells: usize,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let options = Options {
+        path: cli.path,
+        show: cli.show,
+        max_cells: cli.max_cells,
+    };
+    grid_core::exit_code(sokoban_steps::run(
+        io::stdin().lock(),
+        &mut BufWriter::new(io::stdout().lock()),
+        &options,
+    ))
+}

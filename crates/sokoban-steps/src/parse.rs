@@ -1,0 +1,256 @@
+//! The input format: a header `N M`, then N rows of `. # X * @`, exactly one case.
+//!
+//! Why this shape: the grid-core reader already locates every malformed header and row, so
+//! this module only adds what is particular to the format: the five cell characters, the
+//! three unique markers, the size budget checked before any row is read, and the rule
+//! that nothing but blank lines may follow the one case.
+//!
+//! # Complexity
+//! O(N x M) time; memory grows with the rows actually read, never with the sizes claimed.
+
+use std::io::BufRead;
+
+use grid_core::{CaseReader, CellId, ErrorKind, Grid, ParseError, RowEnd, describe_byte};
+
+/// The largest number of rows or columns accepted, whatever the cell budget.
+pub const MAX_SIDE: u64 = 4096;
+
+/// The default cell budget (N x M): 2048 x 2048 cells keep every table of the search
+/// well under a gigabyte.
+pub const DEFAULT_MAX_CELLS: usize = 1 << 22;
+
+/// One single-box Sokoban case: the board and where the player, the box and the target
+/// start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Puzzle {
+    grid: Grid,
+    player: CellId,
+    box_cell: CellId,
+    target: CellId,
+}
+
+impl Puzzle {
+    /// A puzzle on `grid` (its cells are the floor), with the player, box and target on the
+    /// given cells.
+    ///
+    /// # Panics
+    /// When two of the three cells coincide (the format never allows it).
+    pub fn new(grid: Grid, player: CellId, box_cell: CellId, target: CellId) -> Self {
+        assert!(
+            player != box_cell && player != target && box_cell != target,
+            "player, box and target must stand on three different cells"
+        );
+        Puzzle {
+            grid,
+            player,
+            box_cell,
+            target,
+        }
+    }
+
+    /// The floor cells and how they connect (walls and the outside are not cells).
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// The player's start.
+    pub fn player(&self) -> CellId {
+        self.player
+    }
+
+    /// The box's start.
+    pub fn box_cell(&self) -> CellId {
+        self.box_cell
+    }
+
+    /// The target.
+    pub fn target(&self) -> CellId {
+        self.target
+    }
+
+    /// Parses one case from `text` (convenience for tests and generators), with the
+    /// default cell budget.
+    ///
+    /// # Errors
+    /// As [`read_puzzle`].
+    pub fn from_text(text: &str) -> Result<Self, ParseError> {
+        read_puzzle(text.as_bytes(), DEFAULT_MAX_CELLS)
+    }
+
+    /// The case in the input format (`N M`, then the rows), ending with a newline.
+    pub fn to_text(&self) -> String {
+        let (height, width) = (self.grid.height(), self.grid.width());
+        let mut text = format!("{height} {width}\n");
+        for row in 0..height {
+            for col in 0..width {
+                text.push(match self.grid.cell(row, col) {
+                    None => '#',
+                    Some(c) if c == self.player => 'X',
+                    Some(c) if c == self.box_cell => '*',
+                    Some(c) if c == self.target => '@',
+                    Some(_) => '.',
+                });
+            }
+            text.push('\n');
+        }
+        text
+    }
+}
+
+/// Reads the one case of `input`, refusing a header above `max_cells` cells (N x M) before
+/// reading any row.
+///
+/// Blank lines before the header and after the last row are fine; any other byte after the
+/// case is an error: the format holds exactly one case, and silently ignoring a second grid
+/// would answer a question nobody asked.
+///
+/// # Errors
+/// A located [`ParseError`]: an empty input (line 1, column 1, or the line after the
+/// blank ones), a bad header, a size above the limits, a short or long row, a character
+/// other than `. # X * @`, a missing or repeated `X`, `*` or `@`, trailing content.
+///
+/// # Complexity
+/// O(N x M + length of the input).
+pub fn read_puzzle(mut input: impl BufRead, max_cells: usize) -> Result<Puzzle, ParseError> {
+    let mut reader = CaseReader::new(&mut input);
+    let Some(header) = reader.header(["number of rows N", "number of columns M"])? else {
+        return Err(ParseError::at(
+            reader.line() + 1,
+            1,
+            ErrorKind::Unexpected {
+                expected: "a header `N M`".to_owned(),
+                found: "end of input".to_owned(),
+            },
+        ));
+    };
+    let hint = "; larger boards are refused";
+    let height = header.bounded(0, "the number of rows N", 1, MAX_SIDE, hint)?;
+    let width = header.bounded(1, "the number of columns M", 1, MAX_SIDE, hint)?;
+    let cells = height * width; // at most 4096^2: no overflow
+    if cells > max_cells {
+        return Err(header.error_at(
+            0,
+            ErrorKind::TooLarge {
+                what: format!("the board ({height} x {width} cells)"),
+                value: cells as u64,
+                limit: max_cells as u64,
+                hint: "; raise it with --max-cells".to_owned(),
+            },
+        ));
+    }
+    let chars = reader.grid(height, width, RowEnd::TrimTrailingSpaces)?;
+    for (row, col, byte) in chars.cells() {
+        if !matches!(byte, b'.' | b'#' | b'X' | b'*' | b'@') {
+            return Err(chars.unexpected(row, col, "one of . # X * @"));
+        }
+    }
+    let player = chars.unique(b'X', "player 'X'", header.line)?;
+    let box_cell = chars.unique(b'*', "box '*'", header.line)?;
+    let target = chars.unique(b'@', "target '@'", header.line)?;
+    let lines_read = reader.line();
+    drop(reader);
+    expect_end(&mut input, lines_read)?;
+
+    let grid = Grid::from_chars(&chars, |b| b != b'#');
+    let cell = |(row, col): (usize, usize)| {
+        grid.cell(row, col)
+            .ok_or_else(|| chars.unexpected(row, col, "a floor cell"))
+    };
+    let (player, box_cell, target) = (cell(player)?, cell(box_cell)?, cell(target)?);
+    Ok(Puzzle::new(grid, player, box_cell, target))
+}
+
+/// Checks that only whitespace is left in `input`, `lines_read` lines having been read.
+///
+/// # Errors
+/// "expected end of input" located at the first other byte.
+///
+/// # Complexity
+/// O(length of the rest), constant memory.
+fn expect_end(mut input: impl BufRead, lines_read: usize) -> Result<(), ParseError> {
+    let mut line = lines_read + 1;
+    let mut column = 1;
+    loop {
+        let chunk = input
+            .fill_buf()
+            .map_err(|e| ParseError::at(line, column, ErrorKind::Io(e.to_string())))?;
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        for &byte in chunk {
+            match byte {
+                b'\n' => {
+                    line += 1;
+                    column = 1;
+                }
+                b' ' | b'\t' | b'\r' => column += 1,
+                _ => {
+                    return Err(ParseError::at(
+                        line,
+                        column,
+                        ErrorKind::Unexpected {
+                            expected: "end of input (the format holds one case)".to_owned(),
+                            found: describe_byte(byte),
+                        },
+                    ));
+                }
+            }
+        }
+        let len = chunk.len();
+        input.consume(len);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(text: &str) -> String {
+        read_puzzle(text.as_bytes(), 64).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn reads_a_case_with_blank_lines_around() {
+        let p = read_puzzle("\n1 4 \r\nX*.@  \r\n\n  \n".as_bytes(), 64).unwrap();
+        assert_eq!(p.grid().cell_count(), 4);
+        assert_eq!(p.player().index(), 0);
+        assert_eq!(p.box_cell().index(), 1);
+        assert_eq!(p.target().index(), 3);
+        assert_eq!(p.to_text(), "1 4\nX*.@\n");
+    }
+
+    #[test]
+    fn errors_are_located() {
+        assert_eq!(
+            error(""),
+            "line 1, column 1: expected a header `N M`, found end of input"
+        );
+        assert_eq!(
+            error("\n\n"),
+            "line 3, column 1: expected a header `N M`, found end of input"
+        );
+        assert_eq!(
+            error("1 3\nX*@\n1 3\n"),
+            "line 3, column 1: expected end of input (the format holds one case), found '1'"
+        );
+        assert_eq!(
+            error("1 3\nX*@\n\n  x"),
+            "line 4, column 3: expected end of input (the format holds one case), found 'x'"
+        );
+        assert_eq!(
+            error("1 3\nX+@\n"),
+            "line 2, column 2: expected one of . # X * @, found '+'"
+        );
+        assert_eq!(
+            error("1 3\nX.@\n"),
+            "line 1, column 1: this case has no box '*'"
+        );
+        assert_eq!(
+            error("10 10\n"),
+            "line 1, column 1: the board (10 x 10 cells) is 100, above the limit of 64; \
+             raise it with --max-cells"
+        );
+        assert!(error("0 3\n").starts_with("line 1, column 1: expected the number of rows"));
+        assert!(error("1 5000\n").starts_with("line 1, column 3: the number of columns M is"));
+    }
+}

@@ -1,0 +1,214 @@
+//! One optimal step sequence: the smallest by direction order N < S < W < E among all the
+//! optimal ones (the spec's tie rule), as `nswe` walks and `NSWE` pushes.
+//!
+//! Why this method: the smallest sequence is built front to back by taking, at every step,
+//! the first direction whose move keeps the total optimal, which needs the exact number of
+//! steps still needed from the states that lie on optimal solutions. Those come from a
+//! Dijkstra search backwards from the target over the same (box cell, player side) states
+//! as [`Solver::fewest_steps`], pruned with what the forward search proved: a state whose
+//! distance from the start plus its distance to the target exceeds the optimum lies on no
+//! optimal solution, and every state that does lies on one keeps its exact value. Then, for
+//! each box position along the way, one Dijkstra search over the player's cells gives the
+//! steps still needed from every cell (walk to a side, push, continue), and the walk
+//! between two pushes is read off it greedily.
+//!
+//! # Complexity
+//! The backward search: O(S log S) for the S states not pruned, plus their walk searches.
+//! The greedy part: O(cells log cells) per push. Memory O(cells).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fmt;
+
+use grid_core::{CellId, Dir};
+
+use crate::bound::{UNREACHED, pushes_from, state, unpack};
+use crate::search::Solver;
+
+/// One step of the player: a direction, and whether it pushes the box.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Where the player steps.
+    pub dir: Dir,
+    /// Whether the step pushes the box one cell further in `dir`.
+    pub push: bool,
+}
+
+impl Move {
+    /// The letter of the move: `nswe` for walks, `NSWE` for pushes.
+    pub fn letter(self) -> char {
+        if self.push {
+            self.dir.push_letter()
+        } else {
+            self.dir.walk_letter()
+        }
+    }
+}
+
+/// A step sequence, displayed as its letters.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Path(pub Vec<Move>);
+
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0
+            .iter()
+            .try_for_each(|m| fmt::Write::write_char(f, m.letter()))
+    }
+}
+
+impl Solver<'_> {
+    /// The smallest optimal step sequence (by directions, N < S < W < E), or `None` when the
+    /// box can never reach the target. Empty when the box starts on the target.
+    ///
+    /// # Complexity
+    /// See the module documentation.
+    pub fn smallest_path(&mut self) -> Option<Path> {
+        let optimum = self.fewest_steps()?;
+        if optimum == 0 {
+            return Some(Path::default());
+        }
+        let to_go = self.steps_to_go(optimum);
+        let puzzle = self.puzzle;
+        let grid = puzzle.grid();
+        let target = puzzle.target();
+        let (mut player, mut box_cell) = (puzzle.player(), puzzle.box_cell());
+        let mut moves = Vec::with_capacity(optimum as usize);
+        let mut left = vec![UNREACHED; grid.cell_count()];
+        while box_cell != target {
+            self.fill_steps_left(&to_go, box_cell, &mut left);
+            let push_value = |dir: Dir| {
+                let next = grid.neighbour(box_cell, dir)?;
+                let after = if next == target {
+                    0
+                } else {
+                    to_go[state(next, dir.opposite())]
+                };
+                (after != UNREACHED).then(|| after + 1)
+            };
+            // Walk until the optimal move is a push; every walk lowers `left` by one.
+            loop {
+                let here = left[player.index()];
+                let chosen = grid.neighbours(player).find(|&(dir, next)| {
+                    if next == box_cell {
+                        push_value(dir) == Some(here)
+                    } else {
+                        left[next.index()] != UNREACHED && left[next.index()] + 1 == here
+                    }
+                });
+                // The values are exact along optimal solutions, so some move always fits;
+                // stop rather than loop should that ever be wrong.
+                let (dir, next) = chosen?;
+                let push = next == box_cell;
+                moves.push(Move { dir, push });
+                player = next;
+                if push {
+                    box_cell = grid.neighbour(box_cell, dir)?;
+                    break;
+                }
+            }
+        }
+        Some(Path(moves))
+    }
+
+    /// Per state, the steps still needed to bring the box home, exact on every state that
+    /// lies on an optimal solution of `optimum` steps (an overestimate or [`UNREACHED`]
+    /// elsewhere). Needs the tables of the forward search that found `optimum`.
+    fn steps_to_go(&mut self, optimum: u32) -> Vec<u32> {
+        let puzzle = self.puzzle;
+        let grid = puzzle.grid();
+        let target = puzzle.target();
+        let seeds: Vec<usize> = self.first_sides().into_iter().map(|(s, _)| s).collect();
+        let pushes_so_far = pushes_from(grid, &self.blocks, &seeds, target);
+        // A lower bound on the steps from the start to a state: exact where the forward
+        // search expanded it; elsewhere it was not expanded, which with a consistent
+        // heuristic means steps + pushes still needed >= optimum.
+        let steps_from_start = |solver: &Solver<'_>, s: usize| {
+            if solver.closed[s] {
+                solver.reached[s]
+            } else {
+                pushes_so_far[s].max(optimum.saturating_sub(solver.to_target[s]))
+            }
+        };
+        let mut to_go = vec![UNREACHED; self.to_target.len()];
+        let mut heap: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
+        for side in Dir::ALL {
+            if grid.neighbour(target, side).is_some() {
+                to_go[state(target, side)] = 0;
+                heap.push(Reverse((0, state(target, side) as u32)));
+            }
+        }
+        while let Some(Reverse((d, s))) = heap.pop() {
+            let s = s as usize;
+            if d > to_go[s] {
+                continue;
+            }
+            let from_start = steps_from_start(self, s);
+            if from_start == UNREACHED || from_start.saturating_add(d) > optimum {
+                continue; // on no optimal solution
+            }
+            let (cell, side) = unpack(s);
+            let mut relax = |t: usize, value: u32| {
+                if value < to_go[t] {
+                    to_go[t] = value;
+                    heap.push(Reverse((value, t as u32)));
+                }
+            };
+            // The push that ended here started with the box on the player's cell.
+            if let Some(before) = grid.neighbour(cell, side) {
+                if before != target && grid.neighbour(before, side).is_some() {
+                    relax(state(before, side), d + 1);
+                }
+            }
+            if cell != target {
+                for other in Dir::ALL {
+                    if other != side {
+                        if let Some(walk) = self.walk(cell, side, other) {
+                            relax(state(cell, other), d + walk);
+                        }
+                    }
+                }
+            }
+        }
+        to_go
+    }
+
+    /// `left[c]`: the steps still needed with the box on `box_cell` and the player on `c`
+    /// (walk to a side, push, then `to_go`), by Dijkstra from the sides the box can be
+    /// pushed from.
+    fn fill_steps_left(&self, to_go: &[u32], box_cell: CellId, left: &mut [u32]) {
+        let grid = self.puzzle.grid();
+        let target = self.puzzle.target();
+        left.fill(UNREACHED);
+        let mut heap: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
+        for side in Dir::ALL {
+            let (Some(at), Some(next)) = (
+                grid.neighbour(box_cell, side),
+                grid.neighbour(box_cell, side.opposite()),
+            ) else {
+                continue;
+            };
+            let after = if next == target {
+                0
+            } else {
+                to_go[state(next, side)]
+            };
+            if after != UNREACHED && after + 1 < left[at.index()] {
+                left[at.index()] = after + 1;
+                heap.push(Reverse((after + 1, at.index() as u32)));
+            }
+        }
+        while let Some(Reverse((d, c))) = heap.pop() {
+            let cell = CellId::new(c as usize);
+            if d > left[cell.index()] {
+                continue;
+            }
+            for (_, next) in grid.neighbours(cell) {
+                if next != box_cell && d + 1 < left[next.index()] {
+                    left[next.index()] = d + 1;
+                    heap.push(Reverse((d + 1, next.index() as u32)));
+                }
+            }
+        }
+    }
+}

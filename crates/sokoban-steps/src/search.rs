@@ -1,0 +1,166 @@
+//! The fewest steps: A* over (box cell, player side) states, walks and pushes as edges,
+//! the exact push count to the target as the heuristic.
+//!
+//! Why this method: between two pushes the player walks, and an optimal solution walks
+//! each stretch by a shortest path with the box standing still. So the state that matters
+//! is only where the box is and on which side of it the player stands: at most four states
+//! per cell instead of one per (player, box) pair. Its edges are a push (cost 1) and a walk
+//! to another side of the box (cost: the walk, see [`SideWalks`]). The heuristic, the fewest
+//! pushes still needed ([`pushes_to_target`]), is consistent, so every state is expanded at
+//! most once, with its exact distance; states that can never bring the box home have no
+//! finite heuristic and are never queued, so an unsolvable level costs one O(cells) pass.
+//!
+//! Ties in f are broken towards the larger g (deeper states first), which keeps the
+//! plateaus of open rooms from being expanded in full before the goal is met.
+//!
+//! # Complexity
+//! O(S log S) heap operations for the S states expanded (at most 4 x cells), plus the walk
+//! searches, each bounded by the cells within the detour around its box; O(cells) memory.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use grid_core::bfs::UNREACHABLE;
+use grid_core::blocks::Blocks;
+use grid_core::{CellId, Dir};
+
+use crate::bound::{UNREACHED, pushes_to_target, state, unpack};
+use crate::parse::Puzzle;
+use crate::walk::SideWalks;
+
+/// What the searches of one puzzle share: the blocks of its floor, the cached walks around
+/// the box, and the pushes still needed from every state.
+#[derive(Debug, Clone)]
+pub struct Solver<'p> {
+    pub(crate) puzzle: &'p Puzzle,
+    pub(crate) blocks: Blocks,
+    pub(crate) walks: SideWalks,
+    /// Per state: the fewest pushes still needed ([`UNREACHED`]: never).
+    pub(crate) to_target: Vec<u32>,
+    /// How many states the last [`Solver::fewest_steps`] expanded.
+    expanded: usize,
+    /// Per state, after [`Solver::fewest_steps`]: the steps to reach it, exact where
+    /// `closed` holds (an upper bound elsewhere).
+    pub(crate) reached: Vec<u32>,
+    /// Per state: expanded by the last [`Solver::fewest_steps`].
+    pub(crate) closed: Vec<bool>,
+}
+
+impl<'p> Solver<'p> {
+    /// Prepares the tables of `puzzle`: its blocks and the backward push count.
+    ///
+    /// # Complexity
+    /// O(cells).
+    pub fn new(puzzle: &'p Puzzle) -> Self {
+        let grid = puzzle.grid();
+        let blocks = Blocks::new(grid);
+        let to_target = pushes_to_target(grid, &blocks, puzzle.target());
+        Solver {
+            puzzle,
+            walks: SideWalks::new(grid),
+            blocks,
+            to_target,
+            expanded: 0,
+            reached: Vec::new(),
+            closed: Vec::new(),
+        }
+    }
+
+    /// Number of states the last [`Solver::fewest_steps`] expanded (for benchmarks).
+    pub fn expanded(&self) -> usize {
+        self.expanded
+    }
+
+    /// The states the player can start pushing from, with the steps walked to reach them:
+    /// the sides of the box's start reachable from the player's start around the box.
+    ///
+    /// # Complexity
+    /// O(cells): one breadth-first search.
+    pub fn first_sides(&self) -> Vec<(usize, u32)> {
+        let grid = self.puzzle.grid();
+        let box_cell = self.puzzle.box_cell();
+        let dist = grid.distances(self.puzzle.player(), Some(box_cell));
+        Dir::ALL
+            .into_iter()
+            .filter_map(|side| {
+                let at = grid.neighbour(box_cell, side)?;
+                let walk = dist[at.index()];
+                (walk != UNREACHABLE).then_some((state(box_cell, side), walk))
+            })
+            .collect()
+    }
+
+    /// The smallest number of steps that brings the box onto the target, or `None` when no
+    /// sequence of steps does. 0 when the box starts on the target.
+    ///
+    /// # Complexity
+    /// See the module documentation.
+    pub fn fewest_steps(&mut self) -> Option<u32> {
+        let grid = self.puzzle.grid();
+        let target = self.puzzle.target();
+        self.expanded = 0;
+        if self.puzzle.box_cell() == target {
+            return Some(0);
+        }
+        let mut best = std::mem::take(&mut self.reached);
+        best.clear();
+        best.resize(self.to_target.len(), UNREACHED);
+        self.closed.clear();
+        self.closed.resize(self.to_target.len(), false);
+        // Min-heap on f, then on the larger g (stored as its complement).
+        let mut heap: BinaryHeap<Reverse<(u32, u32, u32)>> = BinaryHeap::new();
+        let push = |heap: &mut BinaryHeap<_>, best: &mut [u32], h: &[u32], s: usize, g: u32| {
+            if h[s] != UNREACHED && g < best[s] {
+                best[s] = g;
+                heap.push(Reverse((g + h[s], u32::MAX - g, s as u32)));
+            }
+        };
+        for (s, walk) in self.first_sides() {
+            push(&mut heap, &mut best, &self.to_target, s, walk);
+        }
+        while let Some(Reverse((_, g_complement, s))) = heap.pop() {
+            let (g, s) = (u32::MAX - g_complement, s as usize);
+            if g > best[s] {
+                continue; // a stale entry
+            }
+            let (cell, side) = unpack(s);
+            if cell == target {
+                self.reached = best;
+                return Some(g);
+            }
+            self.expanded += 1;
+            self.closed[s] = true;
+            if let Some(next) = grid.neighbour(cell, side.opposite()) {
+                push(
+                    &mut heap,
+                    &mut best,
+                    &self.to_target,
+                    state(next, side),
+                    g + 1,
+                );
+            }
+            for other in Dir::ALL {
+                if other == side {
+                    continue;
+                }
+                if let Some(walk) = self.walks.between(grid, &self.blocks, cell, side, other) {
+                    push(
+                        &mut heap,
+                        &mut best,
+                        &self.to_target,
+                        state(cell, other),
+                        g + walk,
+                    );
+                }
+            }
+        }
+        self.reached = best;
+        None
+    }
+
+    /// The walk from side `from` to side `to` of the box at `cell`, as in [`SideWalks`].
+    pub(crate) fn walk(&mut self, cell: CellId, from: Dir, to: Dir) -> Option<u32> {
+        self.walks
+            .between(self.puzzle.grid(), &self.blocks, cell, from, to)
+    }
+}
