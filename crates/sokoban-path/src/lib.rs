@@ -1,0 +1,102 @@
+//! Pushing Boxes (SWERC 1997; POJ 1475, UVa 589, AcWing 174), exactly as
+//! `specs/sokoban-path.md` states it: a person pushes one box onto a target with the fewest
+//! pushes, then the fewest walks, then the smallest push sequence (N < S < W < E), then the
+//! smallest walk sequence (n < s < w < e), on grids of any size.
+//!
+//! - [`parse`]: one maze of the input, with located errors and size limits;
+//! - [`search`]: the exact four-key search over (box cell, side of the person);
+//! - [`walk`]: early-stopping walk searches with the box as a wall;
+//! - [`verify`]: replays a move string (legal, ends on the target) and counts it;
+//! - [`show`]: the maze drawn after every push (`--show`);
+//! - [`generate`]: seeded workloads for tests and benchmarks.
+//!
+//! [`run`] streams a whole input: each maze is read, solved and its answer written and
+//! flushed before the next one is read.
+
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
+
+pub mod generate;
+pub mod parse;
+pub mod search;
+pub mod show;
+pub mod verify;
+pub mod walk;
+
+use std::io::{BufRead, Write};
+
+use grid_core::{CaseReader, ParseError, RunError};
+
+pub use parse::{DEFAULT_MAX_CELLS, MAX_SIDE, Maze, read_maze};
+pub use search::{Solution, Solver};
+pub use verify::{Counts, VerifyError, verify};
+
+/// How [`run`] reads and answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// The largest rows x columns accepted for one maze.
+    pub max_cells: u64,
+    /// Draw the maze after every push, below the move string.
+    pub show: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_cells: DEFAULT_MAX_CELLS,
+            show: false,
+        }
+    }
+}
+
+/// The answer for one maze under the spec's four keys, or `None` when it is impossible.
+///
+/// For many mazes, keep one [`Solver`] and call [`Solver::solve`]: it reuses its buffers.
+pub fn solve(maze: &Maze) -> Option<Solution> {
+    Solver::new().solve(maze)
+}
+
+/// Every maze of `text` (up to `0 0` or the end), for tests and tools.
+///
+/// # Errors
+/// The first located input error.
+pub fn parse_all(text: &str, max_cells: u64) -> Result<Vec<Maze>, ParseError> {
+    let mut reader = CaseReader::new(text.as_bytes());
+    let mut mazes = Vec::new();
+    while let Some(maze) = read_maze(&mut reader, max_cells)? {
+        mazes.push(maze);
+    }
+    Ok(mazes)
+}
+
+/// Reads mazes from `input` until `0 0` or the end, writing for the k-th one `Maze #k`, the
+/// move string or `Impossible.`, (with `--show`, the drawings) and an empty line; output is
+/// flushed after every maze.
+///
+/// # Errors
+/// [`RunError::Input`] for the first malformed maze (the answers before it are already
+/// written and flushed), [`RunError::Output`] when writing fails.
+pub fn run(
+    input: impl BufRead,
+    output: &mut impl Write,
+    options: &Options,
+) -> Result<(), RunError> {
+    let mut reader = CaseReader::new(input);
+    let mut solver = Solver::new();
+    let mut number = 0u64;
+    while let Some(maze) = read_maze(&mut reader, options.max_cells)? {
+        number += 1;
+        writeln!(output, "Maze #{number}")?;
+        match solver.solve(&maze) {
+            Some(solution) => {
+                writeln!(output, "{}", solution.moves)?;
+                if options.show {
+                    show::show(&maze, &solution.moves, output)?;
+                }
+            }
+            None => writeln!(output, "Impossible.")?,
+        }
+        writeln!(output)?;
+        output.flush()?;
+    }
+    Ok(())
+}

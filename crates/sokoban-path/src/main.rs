@@ -1,0 +1,31 @@
+//! `sokoban-path`: reads mazes on standard input, writes their answers on standard output.
+
+use std::io::{self, BufWriter};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// Pushing Boxes: fewest pushes, then fewest walks, one exact answer per maze.
+#[derive(Debug, Parser)]
+#[command(version, about)]
+struct Cli {
+    /// Draw the maze after every push, below the move string.
+    #[arg(long)]
+    show: bool,
+    /// Refuse a maze with more than this many cells (rows x columns).
+    #[arg(long, default_value_t = sokoban_path::DEFAULT_MAX_CELLS)]
+    max_cells: u64,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let options = sokoban_path::Options {
+        max_cells: cli.max_cells,
+        show: cli.show,
+    };
+    grid_core::exit_code(sokoban_path::run(
+        io::stdin().lock(),
+        &mut BufWriter::new(io::stdout().lock()),
+        &options,
+    ))
+}

@@ -1,0 +1,140 @@
+//! Reading one maze of the input: the `N M` header, the rows, and the three markers.
+//!
+//! Why this shape: [`grid_core::CaseReader`] already locates every malformed line; this
+//! module adds only what is particular to this format (the alphabet `. # S B T`, one of
+//! each marker) and the size limits, checked on the header before anything is allocated.
+//!
+//! # Complexity
+//! O(N x M) per maze, and memory proportional to the rows actually read.
+
+use std::io::BufRead;
+
+use grid_core::{CaseReader, CellId, ErrorKind, Grid, ParseError, RowEnd};
+
+/// The largest number of rows or columns accepted, whatever the cell budget.
+pub const MAX_SIDE: u64 = 4096;
+
+/// The default cell budget (rows x columns) of one maze; the solver needs about 150 bytes
+/// per cell, so this keeps one maze under about 160 MiB.
+pub const DEFAULT_MAX_CELLS: u64 = 1 << 20;
+
+/// One parsed maze: its floor cells and where the person, the box and the target start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Maze {
+    /// The floor cells (`.`, `S`, `B`, `T`); walls and the outside are not cells.
+    pub grid: Grid,
+    /// Where the person starts (`S`).
+    pub person: CellId,
+    /// Where the box starts (`B`).
+    pub box_start: CellId,
+    /// The target (`T`).
+    pub target: CellId,
+}
+
+/// Reads the next maze, or `Ok(None)` at the terminator line `0 0` or at end of input.
+///
+/// `max_cells` bounds rows x columns; the error for a larger header says how to raise it.
+///
+/// # Errors
+/// A located [`ParseError`] for a malformed header, a size beyond the limits, a short or
+/// long row, a cut-off maze, an unknown character, or a missing or repeated marker.
+pub fn read_maze<R: BufRead>(
+    reader: &mut CaseReader<R>,
+    max_cells: u64,
+) -> Result<Option<Maze>, ParseError> {
+    let Some(header) = reader.header(["number of rows", "number of columns"])? else {
+        return Ok(None);
+    };
+    if header.is_terminator() {
+        return Ok(None);
+    }
+    let hint = "; raise it with --max-cells";
+    let rows = header.bounded(0, "the number of rows", 1, MAX_SIDE, "")?;
+    let cols = header.bounded(1, "the number of columns", 1, MAX_SIDE, "")?;
+    let cells = (rows as u64) * (cols as u64);
+    if cells > max_cells {
+        return Err(header.error_at(
+            0,
+            ErrorKind::TooLarge {
+                what: "the number of cells (rows x columns)".to_owned(),
+                value: cells,
+                limit: max_cells,
+                hint: hint.to_owned(),
+            },
+        ));
+    }
+    let chars = reader.grid(rows, cols, RowEnd::TrimTrailingSpaces)?;
+    for (row, col, byte) in chars.cells() {
+        if !matches!(byte, b'.' | b'#' | b'S' | b'B' | b'T') {
+            return Err(chars.unexpected(row, col, "one of '.', '#', 'S', 'B', 'T'"));
+        }
+    }
+    let person = chars.unique(b'S', "person 'S'", header.line)?;
+    let box_start = chars.unique(b'B', "box 'B'", header.line)?;
+    let target = chars.unique(b'T', "target 'T'", header.line)?;
+    let grid = Grid::from_chars(&chars, |b| b != b'#');
+    let at = |(row, col): (usize, usize)| grid.cell(row, col);
+    // The markers are floor, so they are cells of the grid.
+    let (Some(person), Some(box_start), Some(target)) = (at(person), at(box_start), at(target))
+    else {
+        return Err(ParseError::at(
+            header.line,
+            1,
+            ErrorKind::Missing {
+                what: "floor under a marker".to_owned(),
+            },
+        ));
+    };
+    Ok(Some(Maze {
+        grid,
+        person,
+        box_start,
+        target,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first(text: &str) -> Result<Option<Maze>, ParseError> {
+        read_maze(&mut CaseReader::new(text.as_bytes()), DEFAULT_MAX_CELLS)
+    }
+
+    #[test]
+    fn reads_markers_and_floor() {
+        let maze = first("2 3\nSB#\n..T  \n0 0\n").unwrap().unwrap();
+        assert_eq!(maze.grid.cell_count(), 5);
+        assert_eq!(maze.grid.position(maze.person), (0, 0));
+        assert_eq!(maze.grid.position(maze.box_start), (0, 1));
+        assert_eq!(maze.grid.position(maze.target), (1, 2));
+        assert_eq!(first("0 0\n").unwrap(), None);
+        assert_eq!(first("").unwrap(), None);
+    }
+
+    #[test]
+    fn errors_are_located() {
+        let e = |t: &str| first(t).unwrap_err().to_string();
+        assert_eq!(
+            e("1 3\nSBx\n"),
+            "line 2, column 3: expected one of '.', '#', 'S', 'B', 'T', found 'x'"
+        );
+        assert_eq!(
+            e("1 3\nSB.\n"),
+            "line 1, column 1: this case has no target 'T'"
+        );
+        assert_eq!(
+            e("1 4\nSBTS\n"),
+            "line 2, column 4: person 'S' appears again (first at line 2, column 1)"
+        );
+        assert_eq!(
+            e("5000 1\n"),
+            "line 1, column 1: the number of rows is 5000, above the limit of 4096"
+        );
+        assert_eq!(
+            e("4000 4000\n"),
+            "line 1, column 1: the number of cells (rows x columns) is 16000000, above the \
+             limit of 1048576; raise it with --max-cells"
+        );
+    }
+}

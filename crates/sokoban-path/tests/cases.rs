@@ -1,0 +1,21 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Every file in testdata/sokoban-path/ is a case: its run is snapshotted, its known answer asserted.
+#[test]
+fn cases() {
+    insta::glob!("../../../testdata/sokoban-path", "*.in", |case| {
+        let run = grid_core::harness::run_case(
+            std::path::Path::new(env!("CARGO_BIN_EXE_sokoban-path")),
+            case,
+        )
+        .unwrap();
+        if let Some((expected, same)) = run.known_answer(case).unwrap() {
+            assert!(
+                same,
+                "{}: expected\n{expected}\ngot\n{}",
+                case.display(),
+                run.stdout
+            );
+        }
+        insta::assert_snapshot!(run.render());
+    });
+}
