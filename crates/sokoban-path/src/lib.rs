@@ -100,3 +100,38 @@ pub fn run(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_streams_answers_before_an_error() {
+        let mut out = Vec::new();
+        let result = run(
+            "1 3\nSBT\n1 3\nS.T\n".as_bytes(),
+            &mut out,
+            &Options::default(),
+        );
+        assert_eq!(String::from_utf8(out).unwrap(), "Maze #1\nE\n\n");
+        assert_eq!(
+            result.unwrap_err().to_string(),
+            "line 3, column 1: this case has no box 'B'"
+        );
+    }
+
+    #[test]
+    fn show_draws_every_push() {
+        let mut out = Vec::new();
+        let options = Options {
+            show: true,
+            ..Options::default()
+        };
+        run("1 4\nSB.T\n0 0\n".as_bytes(), &mut out, &options).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "Maze #1\nEE\nstart\nSB.T\npush 1 of 2: E after 0 walks\n.SBT\n\
+             push 2 of 2: E after 0 walks\n..S*\n\n"
+        );
+    }
+}
