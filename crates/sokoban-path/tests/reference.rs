@@ -455,3 +455,74 @@ fn pitfall_cases_are_pitfalls() {
     let first_kept = queue_order(&m, false).unwrap();
     assert!(key(&first_kept).1 > key(&good).1, "{first_kept} vs {good}");
 }
+
+/// Fewest (pushes, walks) by a plain Dijkstra over (box cell, side) states whose walk costs
+/// come from full breadth-first searches: no blocks, no push distances, no pruning. Checks
+/// the counts on levels too large for the exhaustive reference.
+fn plain_counts(m: &Maze) -> Option<(usize, u64)> {
+    let grid = &m.grid;
+    let n = grid.cell_count();
+    let mut best = vec![(u64::MAX, u64::MAX); n * 4];
+    let mut heap = BinaryHeap::new();
+    let push_from = |cell: CellId, person: CellId, dist: (u64, u64), heap: &mut BinaryHeap<_>| {
+        let walks = grid.distances(person, Some(cell));
+        for dir in Dir::ALL {
+            let (Some(at), Some(to)) = (
+                grid.neighbour(cell, dir.opposite()),
+                grid.neighbour(cell, dir),
+            ) else {
+                continue;
+            };
+            if walks[at.index()] != u32::MAX {
+                let next = (dist.0 + 1, dist.1 + u64::from(walks[at.index()]));
+                heap.push(Reverse((next, to.index() * 4 + dir.opposite().index())));
+            }
+        }
+    };
+    push_from(m.box_start, m.person, (0, 0), &mut heap);
+    while let Some(Reverse((dist, s))) = heap.pop() {
+        if dist >= best[s] {
+            continue;
+        }
+        best[s] = dist;
+        let (cell, side) = (CellId::new(s / 4), Dir::ALL[s % 4]);
+        if cell == m.target {
+            return Some((dist.0 as usize, dist.1));
+        }
+        push_from(cell, grid.neighbour(cell, side).unwrap(), dist, &mut heap);
+    }
+    None
+}
+
+#[test]
+fn counts_equal_a_plain_dijkstra_on_larger_levels() {
+    let mut levels: Vec<String> = (0..4)
+        .flat_map(|seed| {
+            [
+                generate::big_room(seed, 40),
+                generate::ladder(seed, 40),
+                generate::unsolvable(seed, 30),
+            ]
+        })
+        .collect();
+    for k in 1..=8 {
+        let path = format!(
+            "{}/../../testdata/sokoban-path/level-{k}.in",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        levels.push(std::fs::read_to_string(path).unwrap());
+    }
+    for text in levels {
+        let m = maze(&text);
+        let got = solve(&m);
+        if let Some(s) = &got {
+            let counts = verify(&m, &s.moves).unwrap();
+            assert_eq!((counts.pushes, counts.walks as u64), (s.pushes, s.walks));
+        }
+        assert_eq!(
+            got.map(|s| (s.pushes, s.walks)),
+            plain_counts(&m),
+            "maze:\n{text}"
+        );
+    }
+}
