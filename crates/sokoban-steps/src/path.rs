@@ -8,13 +8,13 @@
 //! as [`Solver::fewest_steps`], pruned with what the forward search proved: a state whose
 //! distance from the start plus its distance to the target exceeds the optimum lies on no
 //! optimal solution, and every state that does lies on one keeps its exact value. Then, for
-//! each box position along the way, one Dijkstra search over the player's cells gives the
-//! steps still needed from every cell (walk to a side, push, continue), and the walk
-//! between two pushes is read off it greedily.
+//! each box position along the way, one A* search over the player's cells (towards the
+//! player) gives the steps still needed from every cell an optimal walk can pass (walk to
+//! a side, push, continue), and the walk between two pushes is read off it greedily.
 //!
 //! # Complexity
 //! The backward search: O(S log S) for the S states not pruned, plus their walk searches.
-//! The greedy part: O(cells log cells) per push. Memory O(cells).
+//! The greedy part: O(k log k) per push for the k cells near optimal walks. Memory O(cells).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -22,7 +22,7 @@ use std::fmt;
 
 use grid_core::{CellId, Dir};
 
-use crate::bound::{UNREACHED, pushes_from, state, unpack};
+use crate::bound::{UNREACHED, state, steps_from_start_at_least, unpack};
 use crate::search::Solver;
 
 /// One step of the player: a direction, and whether it pushes the box.
@@ -75,8 +75,10 @@ impl Solver<'_> {
         let (mut player, mut box_cell) = (puzzle.player(), puzzle.box_cell());
         let mut moves = Vec::with_capacity(optimum as usize);
         let mut left = vec![UNREACHED; grid.cell_count()];
+        let mut touched = Vec::new();
         while box_cell != target {
-            self.fill_steps_left(&to_go, box_cell, &mut left);
+            let remaining = optimum - moves.len() as u32;
+            self.fill_steps_left(&to_go, box_cell, player, remaining, &mut left, &mut touched);
             let push_value = |dir: Dir| {
                 let next = grid.neighbour(box_cell, dir)?;
                 let after = if next == target {
@@ -118,16 +120,16 @@ impl Solver<'_> {
         let puzzle = self.puzzle;
         let grid = puzzle.grid();
         let target = puzzle.target();
-        let seeds: Vec<usize> = self.first_sides().into_iter().map(|(s, _)| s).collect();
-        let pushes_so_far = pushes_from(grid, &self.blocks, &seeds, target);
+        let seeds = self.first_sides();
+        let so_far_at_least = steps_from_start_at_least(grid, &self.blocks, &seeds, target);
         // A lower bound on the steps from the start to a state: exact where the forward
-        // search expanded it; elsewhere it was not expanded, which with a consistent
-        // heuristic means steps + pushes still needed >= optimum.
+        // search expanded it; elsewhere the relaxed forward distance, and, as the state was
+        // not expanded, with a consistent heuristic: steps + bound still needed >= optimum.
         let steps_from_start = |solver: &Solver<'_>, s: usize| {
             if solver.closed[s] {
                 solver.reached[s]
             } else {
-                pushes_so_far[s].max(optimum.saturating_sub(solver.to_target[s]))
+                so_far_at_least[s].max(optimum.saturating_sub(solver.to_target[s]))
             }
         };
         let mut to_go = vec![UNREACHED; self.to_target.len()];
@@ -174,12 +176,36 @@ impl Solver<'_> {
     }
 
     /// `left[c]`: the steps still needed with the box on `box_cell` and the player on `c`
-    /// (walk to a side, push, then `to_go`), by Dijkstra from the sides the box can be
-    /// pushed from.
-    fn fill_steps_left(&self, to_go: &[u32], box_cell: CellId, left: &mut [u32]) {
+    /// (walk to a side, push, then `to_go`), for every cell an optimal walk of the player
+    /// from `player` can pass through, `remaining` being the steps still needed from there.
+    ///
+    /// An A* search from the sides the box can be pushed from towards the player (the
+    /// Manhattan distance is the heuristic), run until every cell whose estimate is at
+    /// most `remaining` has been expanded: between two pushes the walk is short, so this
+    /// touches a few cells instead of the whole board. Cells it did not settle keep a
+    /// value that is too large or [`UNREACHED`], which never looks optimal.
+    ///
+    /// # Complexity
+    /// O(k log k) for the k cells within the estimate.
+    fn fill_steps_left(
+        &self,
+        to_go: &[u32],
+        box_cell: CellId,
+        player: CellId,
+        remaining: u32,
+        left: &mut [u32],
+        touched: &mut Vec<CellId>,
+    ) {
         let grid = self.puzzle.grid();
         let target = self.puzzle.target();
-        left.fill(UNREACHED);
+        for cell in touched.drain(..) {
+            left[cell.index()] = UNREACHED;
+        }
+        let (player_row, player_col) = grid.position(player);
+        let towards_player = |cell: CellId| {
+            let (row, col) = grid.position(cell);
+            (row.abs_diff(player_row) + col.abs_diff(player_col)) as u32
+        };
         let mut heap: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
         for side in Dir::ALL {
             let (Some(at), Some(next)) = (
@@ -194,19 +220,29 @@ impl Solver<'_> {
                 to_go[state(next, side)]
             };
             if after != UNREACHED && after + 1 < left[at.index()] {
+                if left[at.index()] == UNREACHED {
+                    touched.push(at);
+                }
                 left[at.index()] = after + 1;
-                heap.push(Reverse((after + 1, at.index() as u32)));
+                heap.push(Reverse((after + 1 + towards_player(at), at.index() as u32)));
             }
         }
-        while let Some(Reverse((d, c))) = heap.pop() {
+        while let Some(Reverse((estimate, c))) = heap.pop() {
+            if estimate > remaining {
+                break;
+            }
             let cell = CellId::new(c as usize);
-            if d > left[cell.index()] {
-                continue;
+            let d = left[cell.index()];
+            if estimate != d + towards_player(cell) {
+                continue; // a stale entry
             }
             for (_, next) in grid.neighbours(cell) {
                 if next != box_cell && d + 1 < left[next.index()] {
+                    if left[next.index()] == UNREACHED {
+                        touched.push(next);
+                    }
                     left[next.index()] = d + 1;
-                    heap.push(Reverse((d + 1, next.index() as u32)));
+                    heap.push(Reverse((d + 1 + towards_player(next), next.index() as u32)));
                 }
             }
         }

@@ -1,14 +1,16 @@
 //! The fewest steps: A* over (box cell, player side) states, walks and pushes as edges,
-//! the exact push count to the target as the heuristic.
+//! a relaxed distance to the target (turns charged their local cost) as the heuristic.
 //!
 //! Why this method: between two pushes the player walks, and an optimal solution walks
 //! each stretch by a shortest path with the box standing still. So the state that matters
 //! is only where the box is and on which side of it the player stands: at most four states
 //! per cell instead of one per (player, box) pair. Its edges are a push (cost 1) and a walk
-//! to another side of the box (cost: the walk, see [`SideWalks`]). The heuristic, the fewest
-//! pushes still needed ([`pushes_to_target`]), is consistent, so every state is expanded at
-//! most once, with its exact distance; states that can never bring the box home have no
-//! finite heuristic and are never queued, so an unsolvable level costs one O(cells) pass.
+//! to another side of the box (cost: the walk, see [`SideWalks`]). The heuristic
+//! ([`steps_to_target_at_least`]: pushes cost 1, walks their least local cost) is
+//! consistent, so every state is expanded at most once, with its exact distance; in open
+//! rooms it is nearly exact, so the search follows the optimal solution closely (175 states
+//! expanded on a 128 x 128 room). States that can never bring the box home have no finite
+//! heuristic and are never queued, so an unsolvable level costs a few O(cells) passes.
 //!
 //! Ties in f are broken towards the larger g (deeper states first), which keeps the
 //! plateaus of open rooms from being expanded in full before the goal is met.
@@ -24,18 +26,19 @@ use grid_core::bfs::UNREACHABLE;
 use grid_core::blocks::Blocks;
 use grid_core::{CellId, Dir};
 
-use crate::bound::{UNREACHED, pushes_to_target, state, unpack};
+use crate::bound::{UNREACHED, state, steps_to_target_at_least, unpack};
 use crate::parse::Puzzle;
 use crate::walk::SideWalks;
 
 /// What the searches of one puzzle share: the blocks of its floor, the cached walks around
-/// the box, and the pushes still needed from every state.
+/// the box, and the lower bound on the steps still needed from every state.
 #[derive(Debug, Clone)]
 pub struct Solver<'p> {
     pub(crate) puzzle: &'p Puzzle,
     pub(crate) blocks: Blocks,
     pub(crate) walks: SideWalks,
-    /// Per state: the fewest pushes still needed ([`UNREACHED`]: never).
+    /// Per state: a consistent lower bound on the steps still needed ([`UNREACHED`]:
+    /// the box can never get home from there).
     pub(crate) to_target: Vec<u32>,
     /// How many states the last [`Solver::fewest_steps`] expanded.
     expanded: usize,
@@ -47,14 +50,14 @@ pub struct Solver<'p> {
 }
 
 impl<'p> Solver<'p> {
-    /// Prepares the tables of `puzzle`: its blocks and the backward push count.
+    /// Prepares the tables of `puzzle`: its blocks and the lower bound to the target.
     ///
     /// # Complexity
     /// O(cells).
     pub fn new(puzzle: &'p Puzzle) -> Self {
         let grid = puzzle.grid();
         let blocks = Blocks::new(grid);
-        let to_target = pushes_to_target(grid, &blocks, puzzle.target());
+        let to_target = steps_to_target_at_least(grid, &blocks, puzzle.target());
         Solver {
             puzzle,
             walks: SideWalks::new(grid),
