@@ -129,7 +129,7 @@ impl Solver {
             }
         }
         for layer in 1..total as usize {
-            self.expand_layer(grid, layer);
+            self.expand_layer(grid, &blocks, layer);
         }
         self.layer_starts.push(self.layer_states.len());
         self.mark_optimal(grid, total as usize);
@@ -243,7 +243,7 @@ impl Solver {
 
     /// Pass 2, one layer: expands every state of `layer` along the pushes that keep the
     /// total number of pushes fewest, keeping for every new state its fewest walks.
-    fn expand_layer(&mut self, grid: &Grid, layer: usize) {
+    fn expand_layer(&mut self, grid: &Grid, blocks: &Blocks, layer: usize) {
         let begin = self.layer_starts[layer];
         let end = self.layer_states.len();
         self.layer_starts.push(end);
@@ -261,7 +261,11 @@ impl Solver {
             for dir in Dir::ALL {
                 if let Some((to, at)) = push(grid, cell, dir) {
                     let v = state(to, dir.opposite());
-                    if self.push_dist[v] == goal {
+                    // A push the person cannot reach from this side would make the walk
+                    // search flood its whole component in vain.
+                    if self.push_dist[v] == goal
+                        && blocks.connected_around(cell, side, dir.opposite())
+                    {
                         wanted.push(at);
                         moves.push((dir, v, at));
                     }
@@ -272,7 +276,7 @@ impl Solver {
                 let walk = self.walker.distance(at);
                 self.side_walks[u][dir.opposite().index()] = walk;
                 if walk == UNREACHABLE {
-                    continue; // cannot happen: the push distance saw this side as reachable
+                    continue; // cannot happen: the blocks say this side is reachable
                 }
                 let total = self.walks[u] + u64::from(walk);
                 if self.walks[v] == UNSET_WALKS {
