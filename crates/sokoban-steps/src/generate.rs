@@ -114,11 +114,12 @@ fn solvable(text: &str) -> bool {
 /// A `height` x `width` room (walls around, at least 5 x 5 makes sense) with about
 /// `wall_percent` % scattered walls inside, the box in the top-left quarter, the target in
 /// the bottom-right quarter and the player anywhere: the answer is a few hundred steps on
-/// 128 x 128. Seeds are tried from `seed` on until the level is solvable (at most 64).
+/// 128 x 128. Attempts continue the seed's random sequence until the level is solvable (at
+/// most 64).
 pub fn room(seed: u64, height: usize, width: usize, wall_percent: u32) -> String {
     let mut text = String::new();
-    for attempt in 0..64 {
-        let mut rng = SplitMix64::new(seed.wrapping_add(attempt));
+    let mut rng = SplitMix64::new(seed);
+    for _ in 0..64 {
         let mut board = Board::new(height, width, false);
         for row in 1..height.saturating_sub(1) {
             for col in 1..width.saturating_sub(1) {
@@ -153,12 +154,12 @@ pub fn room(seed: u64, height: usize, width: usize, wall_percent: u32) -> String
 /// A corridor-heavy "ladder" level of `height` x `width`: 1-wide horizontal rails every
 /// third row, joined by 1-wide vertical rungs at random columns (about one column in
 /// four), so the box moves only along corridors and every turn needs a walk around a
-/// ladder of rungs. Box, target and player on random corridor cells; seeds are tried from
-/// `seed` on until the level is solvable (at most 64).
+/// ladder of rungs. Box, target and player on random corridor cells; attempts continue the
+/// seed's random sequence until the level is solvable (at most 64).
 pub fn ladder(seed: u64, height: usize, width: usize) -> String {
     let mut text = String::new();
-    for attempt in 0..64 {
-        let mut rng = SplitMix64::new(seed.wrapping_add(attempt));
+    let mut rng = SplitMix64::new(seed);
+    for _ in 0..64 {
         let mut board = Board::new(height, width, false);
         let rails: Vec<usize> = (1..height.saturating_sub(1)).step_by(3).collect();
         for &row in &rails {

@@ -12,6 +12,11 @@
 //! expanded on a 128 x 128 room). States that can never bring the box home have no finite
 //! heuristic and are never queued, so an unsolvable level costs a few O(cells) passes.
 //!
+//! A walk is searched only when it could matter: when a state is expanded, each walk to
+//! another side is queued at its least local cost ([`walk_at_least`]) and searched when
+//! that entry comes first; walks that could only lead past the optimum are never searched
+//! (the lazy edge evaluation of A*; keys stay lower bounds, so the order stays exact).
+//!
 //! Ties in f are broken towards the larger g (deeper states first), which keeps the
 //! plateaus of open rooms from being expanded in full before the goal is met.
 //!
@@ -26,7 +31,7 @@ use grid_core::bfs::UNREACHABLE;
 use grid_core::blocks::Blocks;
 use grid_core::{CellId, Dir};
 
-use crate::bound::{UNREACHED, state, steps_to_target_at_least, unpack};
+use crate::bound::{UNREACHED, state, steps_to_target_at_least, unpack, walk_at_least};
 use crate::parse::Puzzle;
 use crate::walk::SideWalks;
 
@@ -110,19 +115,37 @@ impl<'p> Solver<'p> {
         best.resize(self.to_target.len(), UNREACHED);
         self.closed.clear();
         self.closed.resize(self.to_target.len(), false);
-        // Min-heap on f, then on the larger g (stored as its complement).
-        let mut heap: BinaryHeap<Reverse<(u32, u32, u32)>> = BinaryHeap::new();
+        // Min-heap on f, then on the larger g (stored as its complement). The last field is
+        // `REAL` for a state, or the side a walk from the (closed) state goes to, when that
+        // walk is queued at its least local cost and searched only once it comes first.
+        let mut heap: BinaryHeap<Reverse<(u32, u32, u32, u8)>> = BinaryHeap::new();
+        const REAL: u8 = 4;
         let push = |heap: &mut BinaryHeap<_>, best: &mut [u32], h: &[u32], s: usize, g: u32| {
             if h[s] != UNREACHED && g < best[s] {
                 best[s] = g;
-                heap.push(Reverse((g + h[s], u32::MAX - g, s as u32)));
+                heap.push(Reverse((g + h[s], u32::MAX - g, s as u32, REAL)));
             }
         };
         for (s, walk) in self.first_sides() {
             push(&mut heap, &mut best, &self.to_target, s, walk);
         }
-        while let Some(Reverse((_, g_complement, s))) = heap.pop() {
-            let (g, s) = (u32::MAX - g_complement, s as usize);
+        while let Some(Reverse((_, g_complement, s, kind))) = heap.pop() {
+            let s = s as usize;
+            if kind != REAL {
+                // A walk queued at its least cost: search it now, queue where it leads.
+                let (cell, side) = unpack(s);
+                let other = Dir::ALL[kind as usize];
+                let t = state(cell, other);
+                if u32::MAX - g_complement >= best[t] {
+                    continue;
+                }
+                if let Some(walk) = self.walks.between(grid, &self.blocks, cell, side, other) {
+                    let g = best[s] + walk;
+                    push(&mut heap, &mut best, &self.to_target, t, g);
+                }
+                continue;
+            }
+            let g = u32::MAX - g_complement;
             if g > best[s] {
                 continue; // a stale entry
             }
@@ -143,17 +166,19 @@ impl<'p> Solver<'p> {
                 );
             }
             for other in Dir::ALL {
-                if other == side {
+                if other == side || !self.blocks.connected_around(cell, side, other) {
                     continue;
                 }
-                if let Some(walk) = self.walks.between(grid, &self.blocks, cell, side, other) {
-                    push(
-                        &mut heap,
-                        &mut best,
-                        &self.to_target,
-                        state(cell, other),
-                        g + walk,
-                    );
+                let t = state(cell, other);
+                match self.walks.cached(cell, side, other) {
+                    Some(walk) => push(&mut heap, &mut best, &self.to_target, t, g + walk),
+                    None => {
+                        let least = g + walk_at_least(grid, cell, side, other);
+                        if self.to_target[t] != UNREACHED && least < best[t] {
+                            let f = least + self.to_target[t];
+                            heap.push(Reverse((f, u32::MAX - least, s as u32, other as u8)));
+                        }
+                    }
                 }
             }
         }

@@ -80,6 +80,15 @@ impl SideWalks {
         (walk != NO_WALK).then_some(walk)
     }
 
+    /// The walk between two different connected sides if a search already found it.
+    ///
+    /// # Complexity
+    /// O(1).
+    pub fn cached(&self, cell: CellId, from: Dir, to: Dir) -> Option<u32> {
+        let walk = self.cache[cell.index()][pair(from, to)];
+        (walk < UNKNOWN).then_some(walk)
+    }
+
     /// Fills the cache entries between side `from` of `cell` and every other side, with one
     /// breadth-first search that stops once all the connected sides are met.
     fn search_from(&mut self, grid: &Grid, blocks: &Blocks, cell: CellId, from: Dir) {
