@@ -230,3 +230,26 @@ fn official_samples() {
         Some(11)
     );
 }
+
+/// Large generated levels, whose answers a separate plain (player, box) BFS with a
+/// visited bitset certified once (seconds each, too slow for the suite): the solver must
+/// match them, and its path must replay to the same length.
+#[test]
+fn large_levels_match_certified_answers_and_paths_replay() {
+    let levels = [
+        (generate::room(1, 128, 128, 12), Some(322)),
+        (generate::ladder(1, 128, 128), Some(153)),
+        (generate::ladder(2, 128, 128), Some(740)),
+        (generate::unsolvable(1, 128, 128, 12), None),
+    ];
+    for (text, expected) in levels {
+        let puzzle = Puzzle::from_text(&text).unwrap();
+        let mut solver = Solver::new(&puzzle);
+        assert_eq!(solver.fewest_steps(), expected);
+        let path = solver.smallest_path();
+        assert_eq!(path.as_ref().map(|p| p.0.len() as u32), expected);
+        if let Some(path) = path {
+            assert_eq!(verify::replay(&puzzle, &path.to_string()), Ok(path.0.len()));
+        }
+    }
+}
