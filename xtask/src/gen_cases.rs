@@ -1,15 +1,17 @@
 //! `cargo xtask gen PROBLEM [FLAGS]`: seeded random cases on standard output, from the
 //! generators the solver crates expose (the same ones their tests and the bench use).
 
-use ghosts::generate::{Density, MapSpec};
+use ghosts::generate::{Density, Keep, MapSpec};
 
 const HELP: &str = "\
 usage: cargo xtask gen PROBLEM [FLAGS] > cases.in
 
-  ghosts [--seed N] [--count N] [--size WxH] [--ghosts N] [--density dense|sparse] [--solvable]
+  ghosts [--seed N] [--count N] [--size WxH] [--ghosts N] [--density dense|sparse]
+         [--solvable | --answers MIN-MAX]
       maps that keep the statement's promises (wall border, connected corridors and walls,
       a wall in every 2 x 2); defaults: seed 1, count 10, size 16x16, 3 ghosts, dense;
-      --solvable draws again until a dataset has a solution
+      --solvable keeps only datasets with a solution, --answers only those whose fewest
+      steps lie in MIN..=MAX (each refused dataset is drawn again)
 ";
 
 /// Flags of the form `--name value` and bare `--switch`es.
@@ -91,14 +93,26 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 other => return Err(format!("--density: `{other}` is neither dense nor sparse")),
             };
             let solvable = flags.switch("--solvable");
+            let answers = flags.value("--answers", String::new())?;
             flags.finish()?;
+            let keep = if !answers.is_empty() {
+                let (low, high) = answers
+                    .split_once('-')
+                    .and_then(|(l, h)| Some((l.parse().ok()?, h.parse().ok()?)))
+                    .ok_or_else(|| format!("--answers: `{answers}` is not MIN-MAX"))?;
+                Keep::Answers(low..=high)
+            } else if solvable {
+                Keep::Answers(0..=u32::MAX)
+            } else {
+                Keep::All
+            };
             let spec = MapSpec {
                 width,
                 height,
                 ghosts,
                 density,
             };
-            ghosts::generate::datasets(seed, count, spec, solvable)?
+            ghosts::generate::datasets(seed, count, spec, &keep)?
         }
         "help" | "--help" => {
             print!("{HELP}");

@@ -8,8 +8,6 @@
 
 use grid_core::rng::SplitMix64;
 
-use crate::parse::Dataset;
-
 /// How much of a map's inside becomes corridor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Density {
@@ -91,15 +89,20 @@ pub fn dataset(rng: &mut SplitMix64, spec: MapSpec) -> Option<String> {
 /// How many draws [`datasets`] makes per dataset before it gives up on a spec.
 const ATTEMPTS_PER_DATASET: usize = 200;
 
-/// `count` datasets for `spec` from `seed`, ended by `0 0 0`. With `solvable_only`, a
-/// dataset is drawn again until it has a solution (the baselines assume one exists).
-/// An error says why when the spec cannot be met (the map too small for its ghosts).
-pub fn datasets(
-    seed: u64,
-    count: usize,
-    spec: MapSpec,
-    solvable_only: bool,
-) -> Result<String, String> {
+/// Which datasets [`datasets`] keeps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Keep {
+    /// Every dataset drawn, solvable or not.
+    All,
+    /// Only datasets whose fewest steps lie in this range (the baselines assume that a
+    /// solution exists, and the bench wants a given difficulty).
+    Answers(std::ops::RangeInclusive<u32>),
+}
+
+/// `count` datasets for `spec` from `seed`, ended by `0 0 0`; a dataset that `keep`
+/// refuses is drawn again. An error says why when the spec cannot be met (the map too
+/// small for its ghosts, or no answer in range after many draws).
+pub fn datasets(seed: u64, count: usize, spec: MapSpec, keep: &Keep) -> Result<String, String> {
     let mut rng = SplitMix64::new(seed);
     let mut text = String::new();
     let mut made = 0;
@@ -107,19 +110,24 @@ pub fn datasets(
     while made < count {
         attempts += 1;
         if attempts > ATTEMPTS_PER_DATASET * (made + 1) {
+            let wanted = match keep {
+                Keep::All => String::new(),
+                Keep::Answers(range) => {
+                    format!(" and an answer in {}..={}", range.start(), range.end())
+                }
+            };
             return Err(format!(
-                "could not draw a {}x{} map with {} ghosts{} in {ATTEMPTS_PER_DATASET} tries",
-                spec.width,
-                spec.height,
-                spec.ghosts,
-                if solvable_only { " and a solution" } else { "" }
+                "could not draw a {}x{} map with {} ghosts{wanted} in {ATTEMPTS_PER_DATASET} tries",
+                spec.width, spec.height, spec.ghosts
             ));
         }
         let Some(one) = dataset(&mut rng, spec) else {
             continue;
         };
-        if solvable_only && !is_solvable(&one) {
-            continue;
+        if let Keep::Answers(range) = keep {
+            if !fewest_steps(&one).is_some_and(|steps| range.contains(&steps)) {
+                continue;
+            }
         }
         text.push_str(&one);
         made += 1;
@@ -128,16 +136,10 @@ pub fn datasets(
     Ok(text)
 }
 
-fn is_solvable(text: &str) -> bool {
+fn fewest_steps(text: &str) -> Option<u32> {
     let mut reader = grid_core::CaseReader::new(text.as_bytes());
-    let Ok(Some(dataset)) = crate::parse::read_dataset(&mut reader, u64::MAX) else {
-        return false;
-    };
-    solves(&dataset)
-}
-
-fn solves(dataset: &Dataset) -> bool {
-    matches!(crate::search::solve(dataset, false, 1024), Ok(s) if s.steps.is_some())
+    let dataset = crate::parse::read_dataset(&mut reader, u64::MAX).ok()??;
+    crate::search::solve(&dataset, false, 1024).ok()?.steps
 }
 
 fn is_inside(i: usize, width: usize, height: usize) -> bool {

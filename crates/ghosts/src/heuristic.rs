@@ -48,17 +48,18 @@ impl PairTable {
         dist[start] = 0;
         queue.push(start as u32);
         let mut head = 0;
-        while head < queue.len() {
-            let state = queue[head] as usize;
+        while let Some(&state) = queue.get(head) {
             head += 1;
-            let (a, b) = ((state / cells) as u32, (state % cells) as u32);
-            let next = dist[state].saturating_add(1).min(PAIR_NEVER - 1);
+            let (a, b) = (state / cells as u32, state % cells as u32);
+            let next = dist[state as usize].saturating_add(1).min(PAIR_NEVER - 1);
+            let b_options = options.of(b);
             for &a2 in options.of(a) {
-                let row = a2 as usize * cells;
-                for &b2 in options.of(b) {
-                    if compatible(a, b, a2, b2) && dist[row + b2 as usize] == PAIR_NEVER {
-                        dist[row + b2 as usize] = next;
-                        queue.push((row + b2 as usize) as u32);
+                let row = &mut dist[a2 as usize * cells..][..cells];
+                for &b2 in b_options {
+                    let slot = &mut row[b2 as usize];
+                    if *slot == PAIR_NEVER && compatible(a, b, a2, b2) {
+                        *slot = next;
+                        queue.push(a2 * cells as u32 + b2);
                     }
                 }
             }
@@ -115,6 +116,13 @@ impl Heuristic {
                 self.pairs.push(PairTable::new(options, cells, i, j, pair));
             }
         }
+    }
+
+    /// Steps for ghost `ghost` alone from `cell` to its home, or [`NEVER`].
+    #[inline]
+    pub fn single(&self, ghost: usize, cell: u32) -> u32 {
+        // UNREACHABLE and NEVER are both u32::MAX.
+        self.singles[ghost][cell as usize]
     }
 
     /// Whether pair distances are in use.

@@ -26,7 +26,7 @@ use std::io::{BufRead, Write};
 use grid_core::{CaseReader, ErrorKind, ParseError, RunError};
 
 pub use parse::{Dataset, read_dataset};
-pub use search::{Plan, Solution, solve};
+pub use search::{Plan, Solution, Solver, solve};
 
 /// What the program prints and how far it may go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,9 +61,11 @@ pub fn run(
     options: &Options,
 ) -> Result<(), RunError> {
     let mut reader = CaseReader::new(input);
+    let mut solver = Solver::new();
     while let Some(dataset) = read_dataset(&mut reader, options.max_cells)? {
-        let solution =
-            solve(&dataset, options.plan || options.show, options.memory_mib).map_err(|e| {
+        let solution = solver
+            .solve(&dataset, options.plan || options.show, options.memory_mib)
+            .map_err(|e| {
                 ParseError::at(
                     dataset.header_line,
                     1,

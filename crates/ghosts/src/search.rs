@@ -1,27 +1,29 @@
-//! A* over joint placements of all ghosts, with a bucket queue and a bound that grows
-//! stronger (pair distances) once a search turns out to be large.
+//! A* over joint placements of all ghosts, with partial expansion, a bucket queue, and a
+//! bound that grows stronger (pair distances) once a search turns out to be large.
 //!
-//! Why this method: every step costs 1 and the bound of [`crate::heuristic`] is
-//! consistent, so A* expands each placement at most once and returns as soon as the
-//! goal is reached within the smallest open `f`. Buckets indexed by `f` make queue
-//! operations O(1); inside a bucket the newest (deepest) placement goes first, which
-//! reaches the goal of a wide `f` layer quickly. Visited placements live in one
-//! open-addressing hash table keyed by the packed placement, so memory follows the
-//! placements the search actually touches, not C^n.
+//! Why this method: every step costs 1 and the bounds of [`crate::heuristic`] are
+//! consistent, so A* never expands a placement with f above the answer, and returns as
+//! soon as the goal is reached within the smallest open f. Buckets indexed by f make
+//! queue operations O(1); inside a bucket the newest (deepest) placement goes first,
+//! which reaches the goal of the last layer quickly. Partial expansion generates only the
+//! successors in the current layer, so the many successors with a larger f are never
+//! stored.
+//!
+//! Visited placements: when C^n is small (the classic 16 x 16, 3-ghost maps have about
+//! 110^3 = 1.3 M placements) a direct table indexed by the placement, kept by the
+//! [`Solver`] from one dataset to the next and never cleared: an entry counts only if it
+//! points at a stored node with the same placement. Larger spaces use an open-addressing
+//! hash set, so memory follows the placements the search touches, not C^n.
 //!
 //! # Complexity
-//! O(E x 5^n) time for E expanded placements (each has at most 5^n successors) and
-//! O(E) memory; E is at most C^n and far smaller with the pair bound (see the bench).
+//! O(E x 5^n) time for E expansions (each enumerates at most 5^n moves) and O(E) memory
+//! besides the direct table; E is at most C^n and far smaller in practice (see the bench).
 
 use grid_core::CellId;
 
 use crate::heuristic::{Heuristic, NEVER};
 use crate::moves::{Options, compatible};
 use crate::parse::Dataset;
-
-/// How many placements a search with one-ghost bounds may expand before it is restarted
-/// with pair bounds: small searches never pay for the C^2 pair tables.
-const EXPANSIONS_BEFORE_PAIRS: usize = 2_000;
 
 /// The placements of all ghosts from the start (excluded) to the homes (included).
 pub type Plan = Vec<Vec<CellId>>;
@@ -47,126 +49,236 @@ pub struct OverBudget {
     pub placements: usize,
 }
 
-/// Solves `dataset` exactly within `budget_mib` MiB of search memory.
-///
-/// # Complexity
-/// See the module documentation.
+/// Largest direct table of visited placements, in entries (4 bytes each).
+const DIRECT_ENTRIES: u64 = 1 << 21;
+
+/// One-ghost-bound expansions a search may spend before it pays for pair tables, per
+/// pair-table state. Building a pair table costs about as much as expanding one placement
+/// per 4 of its C^2 states, so waiting until the search has spent that much keeps the
+/// total within twice the better of the two choices (the ski-rental rule); measured on
+/// the bench's dense maps, most searches finish well before.
+const PAIR_STATES_PER_EXPANSION: u64 = 4;
+
+/// Solves datasets one after another, reusing its tables between them.
+#[derive(Debug, Default)]
+pub struct Solver {
+    /// Direct table of visited placements; never cleared (see the module docs).
+    /// An entry is a node index; it counts only if that node holds the same placement.
+    direct: Vec<u32>,
+}
+
+/// Solves `dataset` exactly within `budget_mib` MiB of search memory (one-off; a
+/// [`Solver`] is faster for many datasets).
 pub fn solve(dataset: &Dataset, want_plan: bool, budget_mib: u64) -> Result<Solution, OverBudget> {
-    let n = dataset.starts.len();
-    let cells = dataset.grid.cell_count();
-    if dataset.starts == dataset.homes {
-        return Ok(Solution {
-            steps: Some(0),
-            plan: want_plan.then(Vec::new),
+    Solver::default().solve(dataset, want_plan, budget_mib)
+}
+
+impl Solver {
+    /// A solver with empty tables.
+    pub fn new() -> Self {
+        Solver::default()
+    }
+
+    /// Solves `dataset` exactly within `budget_mib` MiB of search memory.
+    ///
+    /// # Complexity
+    /// See the module documentation.
+    pub fn solve(
+        &mut self,
+        dataset: &Dataset,
+        want_plan: bool,
+        budget_mib: u64,
+    ) -> Result<Solution, OverBudget> {
+        let n = dataset.starts.len();
+        let cells = dataset.grid.cell_count();
+        if dataset.starts == dataset.homes {
+            return Ok(Solution {
+                steps: Some(0),
+                plan: want_plan.then(Vec::new),
+                expanded: 0,
+            });
+        }
+        let options = Options::new(&dataset.grid);
+        let mut heuristic = Heuristic::singles(&dataset.grid, &dataset.homes);
+        let budget_bytes = budget_mib.saturating_mul(1 << 20);
+        let pair_count = (n * n.saturating_sub(1) / 2) as u64;
+        let pair_states = pair_count.saturating_mul((cells as u64).saturating_pow(2));
+        let pairs_affordable = n >= 2 && pair_states.saturating_mul(2) <= budget_bytes / 4;
+        // Two ghosts: the pair table is the exact answer, no reason to wait.
+        if n == 2 && pairs_affordable {
+            heuristic.add_pairs(&options, cells, &dataset.homes);
+        }
+        let layout = Layout::new(n, cells);
+        let direct_entries = layout
+            .radix_space()
+            .filter(|&space| space <= DIRECT_ENTRIES);
+        let mut bytes =
+            budget_bytes.saturating_sub(if pairs_affordable { pair_states * 2 } else { 0 });
+        if let Some(space) = direct_entries {
+            bytes = bytes.saturating_sub(space * 4);
+            if self.direct.len() < space as usize {
+                // Any content is valid (entries are checked against the nodes), so the
+                // old table goes first and the new one comes zeroed from the allocator:
+                // its pages cost memory only once the search touches them.
+                self.direct = Vec::new();
+                self.direct = vec![0; space as usize];
+            }
+        }
+        let context = Context {
+            layout,
+            options: &options,
+            budget_mib,
+            max_nodes: 0,
+            expansions_before_pairs: if pairs_affordable && !heuristic.has_pairs() {
+                (pair_states / PAIR_STATES_PER_EXPANSION).max(1_000) as usize
+            } else {
+                usize::MAX
+            },
+        };
+        let direct = direct_entries.map(|_| self.direct.as_mut_slice());
+        let mut outcome = context.dispatch(dataset, &heuristic, want_plan, bytes, direct)?;
+        if outcome.is_none() {
+            heuristic.add_pairs(&options, cells, &dataset.homes);
+            let context = Context {
+                expansions_before_pairs: usize::MAX,
+                ..context
+            };
+            let direct = direct_entries.map(|_| self.direct.as_mut_slice());
+            outcome = context.dispatch(dataset, &heuristic, want_plan, bytes, direct)?;
+        }
+        // A search that may not stop for pairs always finishes.
+        Ok(outcome.unwrap_or(Solution {
+            steps: None,
+            plan: None,
             expanded: 0,
-        });
+        }))
     }
-    let options = Options::new(&dataset.grid);
-    let mut heuristic = Heuristic::singles(&dataset.grid, &dataset.homes);
-    let budget_bytes = budget_mib.saturating_mul(1 << 20);
-    let pair_bytes = (n * n.saturating_sub(1) / 2) as u64 * (cells as u64).pow(2) * 2;
-    let pairs_affordable = n >= 2 && pair_bytes <= budget_bytes / 4;
-    // Two ghosts: the pair table is the exact answer, no reason to wait.
-    if n == 2 && pairs_affordable {
-        heuristic.add_pairs(&options, cells, &dataset.homes);
-    }
-    let layout = Layout::new(n, cells);
-    let budget = Budget {
-        bytes: budget_bytes.saturating_sub(if pairs_affordable { pair_bytes } else { 0 }),
-        mib: budget_mib,
-    };
-    let mut outcome = layout.dispatch(
-        dataset,
-        &options,
-        &heuristic,
-        want_plan,
-        budget,
-        pairs_affordable,
-    )?;
-    if outcome.is_none() {
-        heuristic.add_pairs(&options, cells, &dataset.homes);
-        outcome = layout.dispatch(dataset, &options, &heuristic, want_plan, budget, false)?;
-    }
-    // A search that may not restart always finishes.
-    Ok(outcome.unwrap_or(Solution {
-        steps: None,
-        plan: None,
-        expanded: 0,
-    }))
 }
 
-/// Memory allowed to one search.
-#[derive(Debug, Clone, Copy)]
-struct Budget {
-    bytes: u64,
-    mib: u64,
-}
-
-/// How a placement is packed into 64-bit words: `bits` per ghost, `per_word` ghosts a word.
+/// How a placement becomes a key. When C^n fits in 64 bits the key is the placement read
+/// as a number in base C (dense: it can index the direct table); otherwise each ghost
+/// gets `bits` bits at a precomputed word and shift.
 #[derive(Debug, Clone, Copy)]
 struct Layout {
     ghosts: usize,
+    cells: u64,
+    radix: bool,
     bits: u32,
-    per_word: usize,
+    word: [u8; MAX_GHOSTS],
+    shift: [u8; MAX_GHOSTS],
 }
+
+/// Ghosts a placement can hold (letters a-z).
+const MAX_GHOSTS: usize = crate::parse::MAX_GHOSTS as usize;
 
 impl Layout {
     fn new(ghosts: usize, cells: usize) -> Self {
         let bits = (usize::BITS - cells.saturating_sub(1).leading_zeros()).max(1);
+        let per_word = (64 / bits) as usize;
+        let mut word = [0u8; MAX_GHOSTS];
+        let mut shift = [0u8; MAX_GHOSTS];
+        for i in 0..ghosts.min(MAX_GHOSTS) {
+            word[i] = (i / per_word) as u8;
+            shift[i] = ((i % per_word) as u32 * bits) as u8;
+        }
+        let cells = cells as u64;
+        let radix = (0..ghosts)
+            .try_fold(1u64, |space, _| space.checked_mul(cells))
+            .is_some();
         Layout {
             ghosts,
+            cells,
+            radix,
             bits,
-            per_word: (64 / bits) as usize,
+            word,
+            shift,
         }
     }
 
+    /// C^n when keys are base-C numbers.
+    fn radix_space(&self) -> Option<u64> {
+        self.radix.then(|| self.cells.pow(self.ghosts as u32))
+    }
+
+    /// 64-bit words a key needs.
     fn words(&self) -> usize {
-        self.ghosts.div_ceil(self.per_word).max(1)
-    }
-
-    /// Runs the search with the smallest key type that holds a placement.
-    fn dispatch(
-        self,
-        dataset: &Dataset,
-        options: &Options,
-        heuristic: &Heuristic,
-        want_plan: bool,
-        budget: Budget,
-        may_restart: bool,
-    ) -> Result<Option<Solution>, OverBudget> {
-        macro_rules! run {
-            ($k:literal) => {
-                Search::<$k>::new(self, options, heuristic, budget).run(
-                    dataset,
-                    want_plan,
-                    may_restart,
-                )
-            };
-        }
-        match self.words() {
-            1 => run!(1),
-            2 => run!(2),
-            3 | 4 => run!(4),
-            5..=8 => run!(8),
-            _ => run!(13), // 26 ghosts of at most 24 bits each
+        if self.radix {
+            1
+        } else {
+            usize::from(self.word[self.ghosts - 1]) + 1
         }
     }
 
     #[inline]
     fn pack<const K: usize>(&self, positions: &[u32]) -> [u64; K] {
         let mut key = [0u64; K];
-        for (i, &p) in positions.iter().enumerate() {
-            key[i / self.per_word] |= u64::from(p) << ((i % self.per_word) as u32 * self.bits);
+        if self.radix {
+            key[0] = positions
+                .iter()
+                .fold(0, |key, &p| key * self.cells + u64::from(p));
+        } else {
+            for (i, &p) in positions.iter().enumerate() {
+                key[usize::from(self.word[i])] |= u64::from(p) << self.shift[i];
+            }
         }
         key
     }
 
     #[inline]
     fn unpack<const K: usize>(&self, key: &[u64; K], positions: &mut [u32]) {
-        let mask = (1u64 << self.bits) - 1;
-        for (i, p) in positions.iter_mut().enumerate() {
-            *p = ((key[i / self.per_word] >> ((i % self.per_word) as u32 * self.bits)) & mask)
-                as u32;
+        if self.radix {
+            let mut rest = key[0];
+            for p in positions.iter_mut().rev() {
+                *p = (rest % self.cells) as u32;
+                rest /= self.cells;
+            }
+        } else {
+            let mask = (1u64 << self.bits) - 1;
+            for (i, p) in positions.iter_mut().enumerate() {
+                *p = ((key[usize::from(self.word[i])] >> self.shift[i]) & mask) as u32;
+            }
+        }
+    }
+}
+
+/// What one search run needs besides its tables.
+#[derive(Clone, Copy)]
+struct Context<'a> {
+    layout: Layout,
+    options: &'a Options,
+    budget_mib: u64,
+    max_nodes: usize,
+    /// Expansions after which the search stops so that pair tables can be built.
+    expansions_before_pairs: usize,
+}
+
+impl Context<'_> {
+    /// Runs the search with the smallest key type that holds a placement.
+    fn dispatch(
+        self,
+        dataset: &Dataset,
+        heuristic: &Heuristic,
+        want_plan: bool,
+        bytes: u64,
+        direct: Option<&mut [u32]>,
+    ) -> Result<Option<Solution>, OverBudget> {
+        macro_rules! run {
+            ($k:literal) => {{
+                // A node costs itself, two hash slots (load at most 1/2) and a queue entry.
+                let per_node = (size_of::<Node<$k>>() + 3 * size_of::<u32>()) as u64;
+                let max_nodes = usize::try_from(bytes / per_node)
+                    .unwrap_or(usize::MAX)
+                    .min(EMPTY as usize - 1);
+                Search::<$k>::new(Context { max_nodes, ..self }, heuristic, direct)
+                    .run(dataset, want_plan)
+            }};
+        }
+        match self.layout.words() {
+            1 => run!(1),
+            2 => run!(2),
+            3 | 4 => run!(4),
+            5..=8 => run!(8),
+            _ => run!(13), // 26 ghosts of at most 24 bits each
         }
     }
 }
@@ -179,22 +291,26 @@ struct Node<const K: usize> {
     parent: u32,
     /// Steps from the start on the best way found so far.
     steps: u32,
-    expanded: bool,
+    /// The f layer in which it is (next) expanded, [`CLOSED`] once every successor is out.
+    layer: u32,
 }
 
+/// The `layer` of a node whose successors have all been generated.
+const CLOSED: u32 = u32::MAX;
+
+/// A free slot of the hash set (and "no parent yet").
 const EMPTY: u32 = u32::MAX;
 
 struct Search<'a, const K: usize> {
-    layout: Layout,
-    options: &'a Options,
+    context: Context<'a>,
     heuristic: &'a Heuristic,
     nodes: Vec<Node<K>>,
-    /// Open addressing, linear probing: node indices, `EMPTY` for a free slot.
+    /// The direct table (base-C keys), when the placement space is small.
+    direct: Option<&'a mut [u32]>,
+    /// Otherwise open addressing with linear probing: node indices, `EMPTY` if free.
     table: Vec<u32>,
     /// Open nodes by f = steps + bound.
     buckets: Vec<Vec<u32>>,
-    max_nodes: usize,
-    budget_mib: u64,
 }
 
 #[inline]
@@ -208,63 +324,70 @@ fn hash<const K: usize>(key: &[u64; K]) -> u64 {
 }
 
 impl<'a, const K: usize> Search<'a, K> {
-    fn new(layout: Layout, options: &'a Options, heuristic: &'a Heuristic, budget: Budget) -> Self {
-        // A node costs itself, two table slots (load at most 1/2) and about one queue entry.
-        let per_node = (size_of::<Node<K>>() + 3 * size_of::<u32>()) as u64;
+    fn new(context: Context<'a>, heuristic: &'a Heuristic, direct: Option<&'a mut [u32]>) -> Self {
+        let table = if direct.is_some() {
+            Vec::new()
+        } else {
+            vec![EMPTY; 1024]
+        };
         Search {
-            layout,
-            options,
+            context,
             heuristic,
             nodes: Vec::new(),
-            table: vec![EMPTY; 1024],
+            direct,
+            table,
             buckets: Vec::new(),
-            max_nodes: usize::try_from(budget.bytes / per_node)
-                .unwrap_or(usize::MAX)
-                .min(EMPTY as usize - 1),
-            budget_mib: budget.mib,
         }
     }
 
-    /// The node of `key`, inserted with `steps` and `parent` if new. Returns its index and
-    /// whether it was inserted.
-    #[inline]
-    fn find_or_insert(
-        &mut self,
-        key: [u64; K],
-        steps: u32,
-        parent: u32,
-    ) -> Result<(u32, bool), OverBudget> {
-        let mask = self.table.len() - 1;
-        let mut slot = (hash(&key) as usize) & mask;
-        loop {
-            let index = self.table[slot];
-            if index == EMPTY {
-                break;
-            }
-            if self.nodes[index as usize].key == key {
-                return Ok((index, false));
-            }
-            slot = (slot + 1) & mask;
-        }
-        if self.nodes.len() >= self.max_nodes {
+    /// Fails when storing `more` nodes would pass the memory budget.
+    fn reserve(&self, more: usize) -> Result<(), OverBudget> {
+        if self.nodes.len() + more > self.context.max_nodes {
             return Err(OverBudget {
-                budget_mib: self.budget_mib,
+                budget_mib: self.context.budget_mib,
                 placements: self.nodes.len(),
             });
         }
+        Ok(())
+    }
+
+    /// The node of `key`, inserted with `steps` and `parent` if new (room for it was
+    /// [`Search::reserve`]d). Returns its index and whether it was inserted.
+    #[inline(always)]
+    fn find_or_insert(&mut self, key: [u64; K], steps: u32, parent: u32) -> (u32, bool) {
         let index = self.nodes.len() as u32;
-        let parent = if parent == EMPTY { index } else { parent };
+        if let Some(direct) = self.direct.as_deref_mut() {
+            let slot = &mut direct[key[0] as usize];
+            let known = *slot as usize;
+            if known < self.nodes.len() && self.nodes[known].key == key {
+                return (known as u32, false);
+            }
+            *slot = index;
+        } else {
+            let mask = self.table.len() - 1;
+            let mut slot = (hash(&key) as usize) & mask;
+            loop {
+                let known = self.table[slot];
+                if known == EMPTY {
+                    break;
+                }
+                if self.nodes[known as usize].key == key {
+                    return (known, false);
+                }
+                slot = (slot + 1) & mask;
+            }
+            self.table[slot] = index;
+        }
         self.nodes.push(Node {
             key,
-            parent,
+            parent: if parent == EMPTY { index } else { parent },
             steps,
-            expanded: false,
+            layer: CLOSED,
         });
-        self.table[slot] = index;
-        if self.nodes.len() * 2 > self.table.len() {
+        if self.direct.is_none() && self.nodes.len() * 2 > self.table.len() {
             self.grow();
         }
-        Ok((index, true))
+        (index, true)
     }
 
     fn grow(&mut self) {
@@ -289,17 +412,16 @@ impl<'a, const K: usize> Search<'a, K> {
         self.buckets[f].push(node);
     }
 
-    /// `Ok(None)` when `may_restart` and the search grew past [`EXPANSIONS_BEFORE_PAIRS`].
-    fn run(
-        mut self,
-        dataset: &Dataset,
-        want_plan: bool,
-        may_restart: bool,
-    ) -> Result<Option<Solution>, OverBudget> {
-        let n = self.layout.ghosts;
+    /// The search. `Ok(None)` when it stopped after `expansions_before_pairs`.
+    ///
+    /// Partial expansion: a node popped from layer `f` generates only the successors whose
+    /// own f is `f` (the others cannot be needed before layer `f + 1`), and goes back into
+    /// layer `f + 1` if it has successors left.
+    fn run(mut self, dataset: &Dataset, want_plan: bool) -> Result<Option<Solution>, OverBudget> {
+        let layout = self.context.layout;
         let to_u32 = |cells: &[CellId]| cells.iter().map(|c| c.index() as u32).collect::<Vec<_>>();
         let start = to_u32(&dataset.starts);
-        let goal: [u64; K] = self.layout.pack(&to_u32(&dataset.homes));
+        let goal: [u64; K] = layout.pack(&to_u32(&dataset.homes));
         let bound = self.heuristic.estimate(&start);
         let never = Solution {
             steps: None,
@@ -309,11 +431,12 @@ impl<'a, const K: usize> Search<'a, K> {
         if bound == NEVER {
             return Ok(Some(never));
         }
-        let (root, _) = self.find_or_insert(self.layout.pack(&start), 0, EMPTY)?;
+        self.reserve(1)?;
+        let (root, _) = self.find_or_insert(layout.pack(&start), 0, EMPTY);
+        self.nodes[root as usize].layer = bound;
         self.push(bound, root);
-        let mut from = vec![0u32; n];
-        let mut to = vec![0u32; n];
-        let mut successors: Vec<(u32, [u64; K])> = Vec::new();
+        let mut from = vec![0u32; layout.ghosts];
+        let mut successors: Vec<[u64; K]> = Vec::new();
         let mut f = bound as usize;
         let mut expanded = 0usize;
         loop {
@@ -324,60 +447,119 @@ impl<'a, const K: usize> Search<'a, K> {
                 return Ok(Some(Solution { expanded, ..never }));
             };
             let node = self.nodes[current as usize];
-            if node.expanded {
-                continue;
+            if node.layer as usize != f {
+                continue; // moved to a lower layer by a shorter way, or closed
             }
-            self.nodes[current as usize].expanded = true;
             if node.key == goal {
                 return Ok(Some(self.finish(current, want_plan, expanded)));
             }
             expanded += 1;
-            if may_restart && expanded > EXPANSIONS_BEFORE_PAIRS {
+            if expanded > self.context.expansions_before_pairs {
                 return Ok(None);
             }
-            self.layout.unpack(&node.key, &mut from);
+            layout.unpack(&node.key, &mut from);
             let steps = node.steps + 1;
+            // Successors in this layer are exactly `limit` steps from home by the bound.
+            let limit = f as u32 - steps;
             successors.clear();
-            self.successors(&from, &mut to, 0, &mut |placement| {
-                let bound = self.heuristic.estimate(placement);
-                if bound != NEVER {
-                    successors.push((steps + bound, self.layout.pack(placement)));
-                }
-            });
-            for &(f_next, key) in &successors {
-                let (index, inserted) = self.find_or_insert(key, steps, current)?;
+            let more = self.successors(&from, limit, &mut successors);
+            let layer = if more { f as u32 + 1 } else { CLOSED };
+            self.nodes[current as usize].layer = layer;
+            if more {
+                self.push(layer, current);
+            }
+            self.reserve(successors.len())?;
+            for &key in &successors {
+                let (index, inserted) = self.find_or_insert(key, steps, current);
                 let next = &mut self.nodes[index as usize];
                 if !inserted {
-                    if next.expanded || next.steps <= steps {
+                    if next.steps <= steps {
                         continue;
                     }
                     next.steps = steps;
                     next.parent = current;
                 }
-                if key == goal && f_next as usize == f {
-                    // Nothing open has a smaller f: this is a shortest way home.
+                next.layer = f as u32;
+                if key == goal {
+                    // Nothing open lies in a lower layer: this is a shortest way home.
                     return Ok(Some(self.finish(index, want_plan, expanded)));
                 }
-                self.push(f_next, index);
+                self.push(f as u32, index);
             }
         }
     }
 
-    /// Calls `visit` with every placement one legal step away from `from`, choosing the
-    /// move of ghost `i` onwards (`to[..i]` holds the moves already chosen).
-    fn successors(&self, from: &[u32], to: &mut [u32], i: usize, visit: &mut impl FnMut(&[u32])) {
-        if i == from.len() {
-            visit(to);
-            return;
-        }
-        'option: for &cell in self.options.of(from[i]) {
-            for j in 0..i {
-                if !compatible(from[j], from[i], to[j], cell) {
-                    continue 'option;
+    /// Appends to `out` every placement one legal step away from `from` whose bound is
+    /// exactly `limit`; returns whether some successor was left for a later layer.
+    ///
+    /// The bound is consistent, so no successor has a bound below `limit`, and a move that
+    /// puts one ghost more than `limit` steps from home is cut before the rest of the
+    /// combination is built. The combinations are walked like an odometer over each
+    /// ghost's remaining moves (no recursion: this loop is the search's hot spot).
+    fn successors(&self, from: &[u32], limit: u32, out: &mut Vec<[u64; K]>) -> bool {
+        let n = from.len();
+        let mut more = false;
+        let mut moves = [[0u32; 5]; MAX_GHOSTS];
+        let mut count = [0usize; MAX_GHOSTS];
+        for i in 0..n {
+            for &cell in self.context.options.of(from[i]) {
+                let alone = self.heuristic.single(i, cell);
+                if alone <= limit {
+                    // Keep each ghost's moves by decreasing distance from home: the
+                    // odometer then ends on "every ghost steps closer", which the LIFO
+                    // bucket expands first, so the last layer is dived goal-first.
+                    let mut k = count[i];
+                    while k > 0 && self.heuristic.single(i, moves[i][k - 1]) < alone {
+                        moves[i][k] = moves[i][k - 1];
+                        k -= 1;
+                    }
+                    moves[i][k] = cell;
+                    count[i] += 1;
+                } else {
+                    more |= alone != NEVER;
                 }
             }
-            to[i] = cell;
-            self.successors(from, to, i + 1, visit);
+            if count[i] == 0 {
+                return more;
+            }
+        }
+        let check_pairs = self.heuristic.has_pairs();
+        let mut to = [0u32; MAX_GHOSTS];
+        let to = &mut to[..n];
+        let mut choice = [0usize; MAX_GHOSTS];
+        let mut depth = 0;
+        loop {
+            if choice[depth] == count[depth] {
+                if depth == 0 {
+                    return more;
+                }
+                depth -= 1;
+                choice[depth] += 1;
+                continue;
+            }
+            let cell = moves[depth][choice[depth]];
+            if !(0..depth).all(|j| compatible(from[j], from[depth], to[j], cell)) {
+                choice[depth] += 1;
+                continue;
+            }
+            to[depth] = cell;
+            if depth + 1 < n {
+                depth += 1;
+                choice[depth] = 0;
+                continue;
+            }
+            choice[depth] += 1;
+            if !check_pairs {
+                // Every ghost is within `limit` of home and consistency keeps the max at
+                // least `limit`: the bound is exactly `limit`.
+                out.push(self.context.layout.pack(to));
+                continue;
+            }
+            match self.heuristic.estimate(to) {
+                NEVER => {}
+                bound if bound == limit => out.push(self.context.layout.pack(to)),
+                _ => more = true,
+            }
         }
     }
 
@@ -386,9 +568,10 @@ impl<'a, const K: usize> Search<'a, K> {
         let plan = want_plan.then(|| {
             let mut placements = Vec::new();
             let mut index = goal;
-            let mut positions = vec![0u32; self.layout.ghosts];
+            let mut positions = vec![0u32; self.context.layout.ghosts];
             while self.nodes[index as usize].parent != index {
-                self.layout
+                self.context
+                    .layout
                     .unpack(&self.nodes[index as usize].key, &mut positions);
                 placements.push(positions.iter().map(|&p| CellId::new(p as usize)).collect());
                 index = self.nodes[index as usize].parent;

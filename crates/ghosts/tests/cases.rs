@@ -1,13 +1,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Every file in testdata/ghosts/ is a case: its run is snapshotted, its known answer asserted.
 
-use std::path::Path;
-
 #[test]
 fn cases() {
     insta::glob!("../../../testdata/ghosts", "*.in", |case| {
         let run =
-            grid_core::harness::run_case(Path::new(env!("CARGO_BIN_EXE_ghosts")), case).unwrap();
+            grid_core::harness::run_case(std::path::Path::new(env!("CARGO_BIN_EXE_ghosts")), case)
+                .unwrap();
         if let Some((expected, same)) = run.known_answer(case).unwrap() {
             assert!(
                 same,
