@@ -1,7 +1,8 @@
 //! `verify` and `bless`: the data-driven cases of `testdata/` against their insta snapshots.
 //!
 //! The cases run through each solver crate's `tests/cases.rs` (the real binary on every
-//! `testdata/<crate>/*.in`, its known answer asserted, its output snapshotted), so
+//! `testdata/<crate>/*.in` and `testdata/bad/<crate>/*.in`, its known answer asserted, its
+//! output snapshotted), so
 //! `cargo test` and `cargo xtask verify` check the same thing. What insta cannot see is
 //! checked here: a snapshot whose case is gone, a `.out`/`.args` file without its case,
 //! and snapshots written but never reviewed (`.snap.new`).
@@ -11,8 +12,9 @@ use std::path::{Path, PathBuf};
 
 use crate::process::{cargo, root, run};
 
-/// Prefix insta gives the snapshots of `insta::glob!` in the test `cases` of `cases.rs`.
-const SNAPSHOT_PREFIX: &str = "cases__cases@";
+/// The case folders of a crate: the insta snapshot prefix of the test in `cases.rs` that
+/// globs it (`cases__<test>@`), and the folder under `testdata/` (`{}` is the crate).
+const CASE_SETS: [(&str, &str); 2] = [("cases__cases@", "{}"), ("cases__bad_input@", "bad/{}")];
 
 /// The crates with data-driven cases: those that have `tests/cases.rs`.
 fn case_crates() -> Result<Vec<String>, String> {
@@ -50,11 +52,21 @@ fn leftovers() -> Result<Leftovers, String> {
         pending: Vec::new(),
     };
     for name in case_crates()? {
-        let data = root().join("testdata").join(&name);
-        for file in files_in(&data) {
-            let extension = file.extension().and_then(|e| e.to_str()).unwrap_or("");
-            if matches!(extension, "out" | "args") && !file.with_extension("in").exists() {
-                found.orphans.push(file);
+        let folders: Vec<(&str, PathBuf)> = CASE_SETS
+            .iter()
+            .map(|(prefix, folder)| {
+                (
+                    *prefix,
+                    root().join("testdata").join(folder.replace("{}", &name)),
+                )
+            })
+            .collect();
+        for (_, data) in &folders {
+            for file in files_in(data) {
+                let extension = file.extension().and_then(|e| e.to_str()).unwrap_or("");
+                if matches!(extension, "out" | "args") && !file.with_extension("in").exists() {
+                    found.orphans.push(file);
+                }
             }
         }
         for file in files_in(&root().join("crates").join(&name).join("tests/snapshots")) {
@@ -65,13 +77,14 @@ fn leftovers() -> Result<Leftovers, String> {
                 .to_owned();
             if file_name.ends_with(".snap.new") || file_name.ends_with(".pending-snap") {
                 found.pending.push(file);
-            } else if let Some(case) = file_name
-                .strip_prefix(SNAPSHOT_PREFIX)
-                .and_then(|rest| rest.strip_suffix(".snap"))
-            {
-                if !data.join(case).exists() {
-                    found.orphans.push(file);
-                }
+                continue;
+            }
+            let case = folders.iter().find_map(|(prefix, data)| {
+                let case = file_name.strip_prefix(prefix)?.strip_suffix(".snap")?;
+                Some(data.join(case))
+            });
+            if case.is_some_and(|case| !case.exists()) {
+                found.orphans.push(file);
             }
         }
     }
