@@ -16,16 +16,17 @@ use crate::process::{cargo, root, run as run_command, target_dir};
 
 /// One input, the program of ours that solves it, and the baseline it is measured against.
 struct Workload {
-    name: &'static str,
+    name: String,
     input: String,
     ours: &'static str,
-    ours_args: &'static [&'static str],
-    baseline: &'static str,
-    /// Whether the outputs must be equal byte for byte (exact numbers, not move strings).
+    /// The C++ baseline, when it can handle the input (their limits are small).
+    baseline: Option<&'static str>,
+    /// Whether the outputs must be equal byte for byte (numbers, not move strings that
+    /// may break ties differently).
     same_output: bool,
 }
 
-fn workloads(quick: bool) -> Result<Vec<Workload>, String> {
+fn ghosts_workloads(quick: bool) -> Result<Vec<Workload>, String> {
     let dense = MapSpec {
         width: 16,
         height: 16,
@@ -37,24 +38,84 @@ fn workloads(quick: bool) -> Result<Vec<Workload>, String> {
         ..dense
     };
     let datasets = if quick { 24 } else { 96 };
-    Ok(vec![
-        Workload {
-            name: "ghosts: dense 16x16, 3 ghosts",
-            input: ghosts::generate::datasets(1601, datasets, dense, &Keep::Answers(20..=45))?,
+    let mut list = Vec::new();
+    for (name, seed, spec) in [("dense", 1601, dense), ("sparse", 2007, sparse)] {
+        list.push(Workload {
+            name: format!("ghosts: {datasets} {name} 16x16, 3 ghosts"),
+            input: ghosts::generate::datasets(seed, datasets, spec, &Keep::Answers(20..=45))?,
             ours: "ghosts",
-            ours_args: &[],
-            baseline: "ghosts_bibfs_ref",
+            baseline: Some("ghosts_bibfs_ref"),
             same_output: true,
-        },
-        Workload {
-            name: "ghosts: sparse 16x16, 3 ghosts",
-            input: ghosts::generate::datasets(2007, datasets, sparse, &Keep::Answers(20..=45))?,
-            ours: "ghosts",
-            ours_args: &[],
-            baseline: "ghosts_bibfs_ref",
+        });
+    }
+    Ok(list)
+}
+
+fn sokoban_path_workloads(quick: bool) -> Result<Vec<Workload>, String> {
+    use sokoban_path::generate;
+    let mazes = if quick { 500 } else { 2000 };
+    let mut list = vec![Workload {
+        name: format!("sokoban-path: {mazes} open <=20x20"),
+        input: generate::open_rooms(589, mazes, 20),
+        ours: "sokoban-path",
+        baseline: Some("sokoban_path_ref"),
+        // The baseline breaks ties by queue order, not by the spec's key 3.
+        same_output: false,
+    }];
+    let big: [(&str, fn(u64, usize) -> String); 3] = [
+        ("room", generate::big_room),
+        ("ladder", generate::ladder),
+        ("unsolvable", generate::unsolvable),
+    ];
+    for (name, make) in big {
+        list.push(Workload {
+            name: format!("sokoban-path: {name} 128x128"),
+            input: make(1, 128),
+            ours: "sokoban-path",
+            baseline: None,
+            same_output: false,
+        });
+    }
+    list.push(Workload {
+        name: "sokoban-path: 8 real levels".to_owned(),
+        input: real_levels()?,
+        ours: "sokoban-path",
+        baseline: None,
+        same_output: false,
+    });
+    Ok(list)
+}
+
+fn sokoban_steps_workloads() -> Vec<Workload> {
+    use sokoban_steps::generate;
+    let mut list = Vec::new();
+    for (name, input) in [
+        ("room 10x10", generate::room(1, 10, 10, 12)),
+        ("ladder 10x10", generate::ladder(1, 10, 10)),
+        ("unsolvable 10x10", generate::unsolvable(1, 10, 10, 12)),
+    ] {
+        list.push(Workload {
+            name: format!("sokoban-steps: {name}"),
+            input,
+            ours: "sokoban-steps",
+            baseline: Some("sokoban_steps_ref"),
             same_output: true,
-        },
-    ])
+        });
+    }
+    for (name, input) in [
+        ("room 128x128", generate::room(1, 128, 128, 12)),
+        ("ladder 128x128", generate::ladder(1, 128, 128)),
+        ("unsolvable 128x128", generate::unsolvable(1, 128, 128, 12)),
+    ] {
+        list.push(Workload {
+            name: format!("sokoban-steps: {name}"),
+            input,
+            ours: "sokoban-steps",
+            baseline: None,
+            same_output: true,
+        });
+    }
+    list
 }
 
 /// Wall time in seconds and peak resident memory in KiB of one whole-process run.
@@ -64,31 +125,60 @@ struct Measure {
 }
 
 fn measure(program: &Path, args: &[&str], input: &Path, output: &Path) -> Result<Measure, String> {
-    let stdin = File::open(input).map_err(|e| format!("{}: {e}", input.display()))?;
-    let stdout = File::create(output).map_err(|e| format!("{}: {e}", output.display()))?;
+    // Peak memory comes from a small helper process (this binary, `__measure`): a child's
+    // ru_maxrss includes the memory of whoever spawned it, up to its exec, and the bench
+    // itself holds every workload in memory.
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let report = Command::new(me)
+        .arg("__measure")
+        .arg(program)
+        .arg(input)
+        .arg(output)
+        .args(args)
+        .output()
+        .map_err(|e| format!("cannot run the measuring helper: {e}"))?;
+    let text = String::from_utf8_lossy(&report.stdout);
+    if !report.status.success() {
+        return Err(format!(
+            "{}{}",
+            text,
+            String::from_utf8_lossy(&report.stderr)
+        ));
+    }
+    let mut fields = text.split_whitespace();
+    let mut next = || fields.next().and_then(|f| f.parse::<f64>().ok());
+    match (next(), next()) {
+        (Some(seconds), Some(kib)) => Ok(Measure {
+            seconds,
+            peak_kib: kib as i64,
+        }),
+        _ => Err(format!("unreadable measurement `{text}`")),
+    }
+}
+
+/// `xtask __measure PROGRAM INPUT OUTPUT [ARGS]`: runs PROGRAM once, stdin from INPUT and
+/// stdout to OUTPUT, and prints its wall time in seconds and its peak memory in KiB.
+pub fn measure_child(args: &[String]) -> Result<(), String> {
+    let [program, input, output, rest @ ..] = args else {
+        return Err("usage: xtask __measure PROGRAM INPUT OUTPUT [ARGS]".to_owned());
+    };
+    let stdin = File::open(input).map_err(|e| format!("{input}: {e}"))?;
+    let stdout = File::create(output).map_err(|e| format!("{output}: {e}"))?;
     let started = Instant::now();
     let child = Command::new(program)
-        .args(args)
+        .args(rest)
         .stdin(Stdio::from(stdin))
         .stdout(Stdio::from(stdout))
         .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
-    let pid = child.id() as libc::pid_t;
+        .map_err(|e| format!("cannot start {program}: {e}"))?;
     let mut status = 0;
-    // std has no way to get one child's peak memory: wait4 reaps it with its rusage.
-    let usage = wait4(pid, &mut status)?;
+    let usage = wait4(child.id() as libc::pid_t, &mut status)?;
     let seconds = started.elapsed().as_secs_f64();
     if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
-        return Err(format!(
-            "{} failed on {} (status {status})",
-            program.display(),
-            input.display()
-        ));
+        return Err(format!("{program} failed on {input} (status {status})"));
     }
-    Ok(Measure {
-        seconds,
-        peak_kib: usage.ru_maxrss,
-    })
+    println!("{seconds} {}", usage.ru_maxrss);
+    Ok(())
 }
 
 #[allow(unsafe_code)]
@@ -109,13 +199,60 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
+/// The eight real single-box levels of `../shared/levels/` in sokoban-path's format, as
+/// one input.
+fn real_levels() -> Result<String, String> {
+    let mut text = String::new();
+    for k in 1..=8 {
+        let path = root().join(format!("../shared/levels/path-{k}.in"));
+        let level = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for line in level.lines().filter(|l| l.trim() != "0 0") {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    text.push_str("0 0\n");
+    Ok(text)
+}
+
+/// How our output and the baseline's are compared.
+fn compare(ours: &str, base: &str, same_output: bool) -> String {
+    if ours == base {
+        return "equal".to_owned();
+    }
+    if same_output {
+        return "DIFFER".to_owned();
+    }
+    // Move strings: equally good answers have the same pushes and walks per maze.
+    let counts = |text: &str| -> Vec<(usize, usize)> {
+        text.lines()
+            .filter(|l| l.chars().all(|c| "nsweNSWE".contains(c)) && !l.is_empty())
+            .map(|l| (l.chars().filter(char::is_ascii_uppercase).count(), l.len()))
+            .collect()
+    };
+    let differing = ours
+        .lines()
+        .zip(base.lines())
+        .filter(|(a, b)| a != b)
+        .count();
+    if counts(ours) == counts(base) {
+        format!("same counts, {differing} ties broken otherwise")
+    } else {
+        "COUNTS DIFFER".to_owned()
+    }
+}
+
+const USAGE: &str = "usage: cargo xtask bench [--quick] [ghosts|sokoban-path|sokoban-steps]";
+
 /// `cargo xtask bench`.
 pub fn run(args: &[String]) -> Result<(), String> {
-    let quick = match args {
-        [] => false,
-        [flag] if flag == "--quick" => true,
-        _ => return Err("usage: cargo xtask bench [--quick]".to_owned()),
-    };
+    let quick = args.iter().any(|a| a == "--quick");
+    let only: Vec<&String> = args.iter().filter(|a| *a != "--quick").collect();
+    let problems = ["ghosts", "sokoban-path", "sokoban-steps"];
+    if only.len() > 1 || only.iter().any(|p| !problems.contains(&p.as_str())) {
+        return Err(USAGE.to_owned());
+    }
+    let wanted = |problem: &str| only.is_empty() || only[0] == problem;
     let repeats = if quick { 3 } else { 7 };
     let target = target_dir();
     let work = target.join("bench");
@@ -138,50 +275,64 @@ pub fn run(args: &[String]) -> Result<(), String> {
     compile.arg(&script).arg(&baselines).stdout(Stdio::null());
     run_command(compile)?;
 
+    let mut workloads = Vec::new();
+    if wanted("ghosts") {
+        workloads.extend(ghosts_workloads(quick)?);
+    }
+    if wanted("sokoban-path") {
+        workloads.extend(sokoban_path_workloads(quick)?);
+    }
+    if wanted("sokoban-steps") {
+        workloads.extend(sokoban_steps_workloads());
+    }
     println!(
-        "{:<34} {:>10} {:>10} {:>8} {:>9} {:>9} {:>7}  outputs",
+        "{:<40} {:>9} {:>9} {:>8} {:>8} {:>8} {:>6}  outputs",
         "workload", "ours ms", "base ms", "time x", "ours MiB", "base MiB", "mem x"
     );
-    for workload in workloads(quick)? {
-        let input = work.join(format!("{}.in", slug(workload.name)));
+    let ms = |runs: &[Measure]| median(runs.iter().map(|m| m.seconds * 1e3).collect());
+    let mib = |runs: &[Measure]| median(runs.iter().map(|m| m.peak_kib as f64 / 1024.0).collect());
+    for workload in workloads {
+        let input = work.join(format!("{}.in", slug(&workload.name)));
         fs::write(&input, &workload.input).map_err(|e| e.to_string())?;
         let ours = target.join("release").join(workload.ours);
-        let base = baselines.join(workload.baseline);
         let (ours_out, base_out) = (
             input.with_extension("ours.out"),
             input.with_extension("base.out"),
         );
         let (mut ours_runs, mut base_runs) = (Vec::new(), Vec::new());
         for _ in 0..repeats {
-            ours_runs.push(measure(&ours, workload.ours_args, &input, &ours_out)?);
-            base_runs.push(measure(&base, &[], &input, &base_out)?);
+            ours_runs.push(measure(&ours, &[], &input, &ours_out)?);
+            if let Some(base) = workload.baseline {
+                base_runs.push(measure(&baselines.join(base), &[], &input, &base_out)?);
+            }
         }
-        let same = fs::read(&ours_out).map_err(|e| e.to_string())?
-            == fs::read(&base_out).map_err(|e| e.to_string())?;
-        let outputs = match (workload.same_output, same) {
-            (_, true) => "equal",
-            (true, false) => "DIFFER",
-            (false, false) => "differ (ties)",
-        };
-        let ms = |runs: &[Measure]| median(runs.iter().map(|m| m.seconds * 1e3).collect());
-        let mib =
-            |runs: &[Measure]| median(runs.iter().map(|m| m.peak_kib as f64 / 1024.0).collect());
-        let (ours_ms, base_ms, ours_mib, base_mib) = (
-            ms(&ours_runs),
-            ms(&base_runs),
-            mib(&ours_runs),
-            mib(&base_runs),
-        );
+        let (ours_ms, ours_mib) = (ms(&ours_runs), mib(&ours_runs));
+        if base_runs.is_empty() {
+            let answer = fs::read_to_string(&ours_out).map_err(|e| e.to_string())?;
+            let first = answer
+                .lines()
+                .find(|l| !l.starts_with("Maze"))
+                .unwrap_or("");
+            let shown: String = first.chars().take(24).collect();
+            println!(
+                "{:<40} {ours_ms:>9.2} {:>9} {:>8} {ours_mib:>8.1} {:>8} {:>6}  ours only: {shown}{}",
+                workload.name,
+                "-",
+                "-",
+                "-",
+                "-",
+                if first.len() > 24 { "..." } else { "" }
+            );
+            continue;
+        }
+        let read = |path: &Path| fs::read_to_string(path).map_err(|e| e.to_string());
+        let outputs = compare(&read(&ours_out)?, &read(&base_out)?, workload.same_output);
+        let (base_ms, base_mib) = (ms(&base_runs), mib(&base_runs));
         println!(
-            "{:<34} {:>10.2} {:>10.2} {:>8.4} {:>9.1} {:>9.1} {:>7.3}  {}",
+            "{:<40} {ours_ms:>9.2} {base_ms:>9.2} {:>8.4} {ours_mib:>8.1} {base_mib:>8.1} {:>6.3}  {outputs}",
             workload.name,
-            ours_ms,
-            base_ms,
             ours_ms / base_ms,
-            ours_mib,
-            base_mib,
             ours_mib / base_mib,
-            outputs
         );
     }
     println!(

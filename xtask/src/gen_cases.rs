@@ -12,6 +12,18 @@ usage: cargo xtask gen PROBLEM [FLAGS] > cases.in
       a wall in every 2 x 2); defaults: seed 1, count 10, size 16x16, 3 ghosts, dense;
       --solvable keeps only datasets with a solution, --answers only those whose fewest
       steps lie in MIN..=MAX (each refused dataset is drawn again)
+
+  sokoban-path KIND [--seed N] [--count N] [--side N]
+      KIND: open-rooms (COUNT mazes of 3 to SIDE rows and columns, 0-20 % walls; the
+      baseline workload: --count 2000 --side 20), room (SIDE x SIDE, ~12 % scattered walls),
+      ladder (corridor rungs, every walk crosses the grid), unsolvable;
+      defaults: seed 1, count 100, side 20 (open-rooms) or 128
+
+  sokoban-steps KIND [--seed N] [--size HxW] [--walls PERCENT]
+      KIND: small (a random board of 1x3 to 10x10, solvable or not), room (walls
+      around, PERCENT scattered walls inside, solvable), ladder (1-wide rails and rungs,
+      solvable), unsolvable; defaults: seed 1, size 128x128, walls 12; one case (the
+      format holds one)
 ";
 
 /// Flags of the form `--name value` and bare `--switch`es.
@@ -51,6 +63,22 @@ impl<'a> Flags<'a> {
             self.used[i] = true;
         }
         found.is_some()
+    }
+
+    /// The first argument no flag has taken, which must not look like a flag.
+    pub fn positional(&mut self) -> Result<String, String> {
+        match self
+            .args
+            .iter()
+            .zip(&mut self.used)
+            .find(|(_, used)| !**used)
+        {
+            Some((arg, used)) if !arg.starts_with("--") => {
+                *used = true;
+                Ok(arg.clone())
+            }
+            _ => Err(format!("a generator kind is missing\n\n{HELP}")),
+        }
     }
 
     /// Fails on any argument no flag has taken.
@@ -114,6 +142,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
             };
             ghosts::generate::datasets(seed, count, spec, &keep)?
         }
+        "sokoban-path" => sokoban_path_cases(&mut flags)?,
+        "sokoban-steps" => sokoban_steps_cases(&mut flags)?,
         "help" | "--help" => {
             print!("{HELP}");
             return Ok(());
@@ -122,4 +152,47 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
     print!("{text}");
     Ok(())
+}
+
+/// Sides the Sokoban generators accept here: big enough for their layouts, small enough to
+/// solve.
+const SOKOBAN_SIDES: std::ops::RangeInclusive<usize> = 5..=1024;
+
+fn sokoban_path_cases(flags: &mut Flags<'_>) -> Result<String, String> {
+    let kind = flags.positional()?;
+    let seed = flags.value("--seed", 1u64)?;
+    let count = flags.value("--count", 100usize)?;
+    let default_side = if kind == "open-rooms" { 20 } else { 128 };
+    let side = flags.value("--side", default_side)?;
+    if !SOKOBAN_SIDES.contains(&side) {
+        return Err(format!("--side must be in {SOKOBAN_SIDES:?}"));
+    }
+    use sokoban_path::generate;
+    Ok(match kind.as_str() {
+        "open-rooms" => generate::open_rooms(seed, count, side),
+        "room" => generate::big_room(seed, side),
+        "ladder" => generate::ladder(seed, side),
+        "unsolvable" => generate::unsolvable(seed, side),
+        other => return Err(format!("no sokoban-path generator `{other}`\n\n{HELP}")),
+    })
+}
+
+fn sokoban_steps_cases(flags: &mut Flags<'_>) -> Result<String, String> {
+    let kind = flags.positional()?;
+    let seed = flags.value("--seed", 1u64)?;
+    let (height, width) = size(&flags.value("--size", "128x128".to_owned())?)?;
+    let walls = flags.value("--walls", 12u32)?;
+    if !SOKOBAN_SIDES.contains(&height) || !SOKOBAN_SIDES.contains(&width) || walls > 40 {
+        return Err(format!(
+            "--size sides must be in {SOKOBAN_SIDES:?} and --walls at most 40"
+        ));
+    }
+    use sokoban_steps::generate;
+    Ok(match kind.as_str() {
+        "small" => generate::small(seed),
+        "room" => generate::room(seed, height, width, walls),
+        "ladder" => generate::ladder(seed, height, width),
+        "unsolvable" => generate::unsolvable(seed, height, width, walls),
+        other => return Err(format!("no sokoban-steps generator `{other}`\n\n{HELP}")),
+    })
 }

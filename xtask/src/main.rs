@@ -33,6 +33,7 @@ fn main() -> ExitCode {
         "bless" => snapshots::bless(rest),
         "gen" => gen_cases::run(rest),
         "bench" => bench::run(rest),
+        "__measure" => bench::measure_child(rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())
