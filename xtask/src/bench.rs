@@ -51,6 +51,9 @@ fn ghosts_workloads(quick: bool) -> Result<Vec<Workload>, String> {
     Ok(list)
 }
 
+/// A seeded level generator of sokoban-path: `(seed, side) -> input`.
+type Generator = fn(u64, usize) -> String;
+
 fn sokoban_path_workloads(quick: bool) -> Result<Vec<Workload>, String> {
     use sokoban_path::generate;
     let mazes = if quick { 500 } else { 2000 };
@@ -62,7 +65,7 @@ fn sokoban_path_workloads(quick: bool) -> Result<Vec<Workload>, String> {
         // The baseline breaks ties by queue order, not by the spec's key 3.
         same_output: false,
     }];
-    let big: [(&str, fn(u64, usize) -> String); 3] = [
+    let big: [(&str, Generator); 3] = [
         ("room", generate::big_room),
         ("ladder", generate::ladder),
         ("unsolvable", generate::unsolvable),
