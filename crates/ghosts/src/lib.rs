@@ -69,14 +69,9 @@ pub fn run(
                 ParseError::at(
                     dataset.header_line,
                     1,
-                    ErrorKind::TooLarge {
-                        what: "the memory this dataset's search needs, in MiB,".to_owned(),
-                        value: e.budget_mib.saturating_add(1),
-                        limit: e.budget_mib,
-                        hint: format!(
-                            " (it stored {} placements and went on); raise it with --memory-mib",
-                            e.placements
-                        ),
+                    ErrorKind::OverBudget {
+                        budget_mib: e.budget_mib,
+                        detail: format!("{} placements stored when it ran out", e.placements),
                     },
                 )
             })?;

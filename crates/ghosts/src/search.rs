@@ -265,7 +265,9 @@ impl Context<'_> {
         macro_rules! run {
             ($k:literal) => {{
                 // A node costs itself, two hash slots (load at most 1/2) and a queue entry.
-                let per_node = (size_of::<Node<$k>>() + 3 * size_of::<u32>()) as u64;
+                // A node costs itself, two hash slots (load at most 1/2), a queue entry, and
+                // its key once more while it waits in the list of fresh successors.
+                let per_node = (size_of::<Node<$k>>() + 3 * size_of::<u32>() + $k * 8) as u64;
                 let max_nodes = usize::try_from(bytes / per_node)
                     .unwrap_or(usize::MAX)
                     .min(EMPTY as usize - 1);
@@ -462,7 +464,10 @@ impl<'a, const K: usize> Search<'a, K> {
             // Successors in this layer are exactly `limit` steps from home by the bound.
             let limit = f as u32 - steps;
             successors.clear();
-            let more = self.successors(&from, limit, &mut successors);
+            // Many ghosts in open space have up to 5^n successors: the list is cut as soon
+            // as it could not be stored, which bounds time as well as memory.
+            let room = self.context.max_nodes.saturating_sub(self.nodes.len());
+            let more = self.successors(&from, limit, &mut successors, room);
             let layer = if more { f as u32 + 1 } else { CLOSED };
             self.nodes[current as usize].layer = layer;
             if more {
@@ -490,13 +495,14 @@ impl<'a, const K: usize> Search<'a, K> {
     }
 
     /// Appends to `out` every placement one legal step away from `from` whose bound is
-    /// exactly `limit`; returns whether some successor was left for a later layer.
+    /// exactly `limit`; returns whether some successor was left for a later layer. Stops
+    /// early once `out` holds more than `room` placements (they could not be stored).
     ///
     /// The bound is consistent, so no successor has a bound below `limit`, and a move that
     /// puts one ghost more than `limit` steps from home is cut before the rest of the
     /// combination is built. The combinations are walked like an odometer over each
     /// ghost's remaining moves (no recursion: this loop is the search's hot spot).
-    fn successors(&self, from: &[u32], limit: u32, out: &mut Vec<[u64; K]>) -> bool {
+    fn successors(&self, from: &[u32], limit: u32, out: &mut Vec<[u64; K]>, room: usize) -> bool {
         let n = from.len();
         let mut more = false;
         let mut moves = [[0u32; 5]; MAX_GHOSTS];
@@ -549,6 +555,9 @@ impl<'a, const K: usize> Search<'a, K> {
                 continue;
             }
             choice[depth] += 1;
+            if out.len() > room {
+                return more; // the caller's reserve() reports the budget
+            }
             if !check_pairs {
                 // Every ghost is within `limit` of home and consistency keeps the max at
                 // least `limit`: the bound is exactly `limit`.

@@ -228,3 +228,111 @@ fn checker_rejects_broken_plans() {
         "a wall cell is not numbered; moving to cell 1 jumps"
     );
 }
+
+#[test]
+fn four_ghosts_match_plain_bfs_on_tiny_maps() {
+    let mut rng = SplitMix64::new(4);
+    let mut compared = 0;
+    while compared < 60 {
+        let (width, height) = (rng.between(3, 4), rng.between(2, 3));
+        let Some(text) = random_map(&mut rng, width, height, 4, [0, 10, 20][compared % 3]) else {
+            continue;
+        };
+        let d = parse(&text);
+        let solution = solve(&d, true, 64).unwrap();
+        assert_eq!(solution.steps, reference_steps(&d), "map:\n{text}");
+        if let Some(plan) = &solution.plan {
+            assert_eq!(check_plan(&d, plan), Ok(plan.len()));
+        }
+        compared += 1;
+    }
+}
+
+/// The plan as the program prints it (`--plan`): parsed back from the text and replayed.
+#[test]
+fn printed_plans_replay_and_drawings_have_a_frame_per_step() {
+    let mut rng = SplitMix64::new(77);
+    let mut checked = 0;
+    while checked < 100 {
+        let ghosts = 1 + checked % 3;
+        let (width, height) = (rng.between(3, 6), rng.between(2, 4));
+        let Some(text) = random_map(&mut rng, width, height, ghosts, 15) else {
+            continue;
+        };
+        let d = parse(&text);
+        let options = ghosts::Options {
+            plan: true,
+            ..ghosts::Options::default()
+        };
+        let mut out = Vec::new();
+        ghosts::run(text.as_bytes(), &mut out, &options).unwrap();
+        let printed = String::from_utf8(out).unwrap();
+        let mut lines = printed.lines();
+        let steps: i64 = lines.next().unwrap().parse().unwrap();
+        let plan: Vec<Vec<CellId>> = lines
+            .map(|line| {
+                line.split(' ')
+                    .map(|cell| {
+                        let (r, c) = cell.split_once(',').unwrap();
+                        d.grid.cell(r.parse().unwrap(), c.parse().unwrap()).unwrap()
+                    })
+                    .collect()
+            })
+            .collect();
+        if steps < 0 {
+            assert!(plan.is_empty(), "no plan after -1");
+        } else {
+            assert_eq!(
+                check_plan(&d, &plan),
+                Ok(steps as usize),
+                "printed:\n{printed}"
+            );
+            let options = ghosts::Options {
+                show: true,
+                ..ghosts::Options::default()
+            };
+            let mut drawn = Vec::new();
+            ghosts::run(text.as_bytes(), &mut drawn, &options).unwrap();
+            let frames = String::from_utf8(drawn)
+                .unwrap()
+                .lines()
+                .filter(|l| l.starts_with("step "))
+                .count();
+            assert_eq!(frames as i64, steps + 1);
+        }
+        checked += 1;
+    }
+}
+
+#[test]
+fn a_search_past_the_memory_budget_is_refused_not_run() {
+    // 26 ghosts in an open room: the first step alone has billions of successors.
+    let mut rows = vec!["#".repeat(30)];
+    let letters: Vec<char> = ('a'..='z').chain('A'..='Z').collect();
+    for r in 0..10 {
+        let inside: String = (0..28)
+            .map(|c| {
+                letters
+                    .get(r * 28 + c)
+                    .copied()
+                    .filter(|_| r < 2)
+                    .unwrap_or(' ')
+            })
+            .collect();
+        rows.push(format!("#{inside}#"));
+    }
+    rows.push("#".repeat(30));
+    let text = format!("30 12 26\n{}\n", rows.join("\n"));
+    let options = ghosts::Options {
+        memory_mib: 4,
+        ..ghosts::Options::default()
+    };
+    let error = ghosts::run(text.as_bytes(), &mut Vec::new(), &options).unwrap_err();
+    let message = error.to_string();
+    assert!(
+        message.starts_with(
+            "line 1, column 1: solving this case needs more than the memory budget of 4 MiB"
+        ),
+        "{message}"
+    );
+}

@@ -63,6 +63,16 @@ pub enum ErrorKind {
         /// How the limit can be raised, starting with "; " (or empty).
         hint: String,
     },
+    /// Solving the case would take more memory than the budget allows.
+    #[error(
+        "solving this case needs more than the memory budget of {budget_mib} MiB ({detail}); raise it with --memory-mib"
+    )]
+    OverBudget {
+        /// The budget, in MiB.
+        budget_mib: u64,
+        /// What ran out, in words.
+        detail: String,
+    },
     /// Reading the input failed.
     #[error("cannot read input: {0}")]
     Io(String),
