@@ -32,7 +32,7 @@ fn render(rng: &mut SplitMix64, cases: &[Case]) -> (Vec<u8>, Vec<usize>) {
     let mut text = Vec::new();
     let mut line = 0;
     let mut headers = Vec::new();
-    let mut end_line = |text: &mut Vec<u8>, rng: &mut SplitMix64| {
+    let end_line = |text: &mut Vec<u8>, rng: &mut SplitMix64| {
         text.extend_from_slice(if rng.percent(30) { b"\r\n" } else { b"\n" });
     };
     for case in cases {
