@@ -11,6 +11,19 @@
 //! - [`search`]: A* over joint placements;
 //! - [`plan`]: writing, drawing and replaying plans;
 //! - [`generate`]: seeded random maps that keep the statement's promises.
+//!
+//! # Limits
+//! Bad input never panics: [`run`] ends with a located error (`docs/errors.md` lists them
+//! all). Two budgets, the flags of every program of the workspace, guard the resources:
+//! - `--max-cells` ([`Options::max_cells`], default 2^20): width x height, checked on the
+//!   header before any row is read; no side may pass 4096.
+//! - `--memory-mib` ([`Options::memory_mib`], default 1024): checked twice. From the header,
+//!   the tables sized by the map ([`parse::BYTES_PER_CELL`] + n x
+//!   [`parse::BYTES_PER_CELL_PER_GHOST`] bytes a cell, measured) must fit, or the dataset is
+//!   refused before anything is allocated. The placements the search stores cannot be
+//!   known in advance (at most C^n, usually far fewer), so the search counts them and
+//!   stops, with an error at the dataset's header, when the next one would pass the
+//!   budget.
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
@@ -23,9 +36,10 @@ pub mod search;
 
 use std::io::{BufRead, Write};
 
+use grid_core::limits::{DEFAULT_MEMORY_MIB, Limits};
 use grid_core::{CaseReader, ErrorKind, ParseError, RunError};
 
-pub use parse::{Dataset, read_dataset};
+pub use parse::{Dataset, read_dataset, read_dataset_within};
 pub use search::{Plan, Solution, Solver, solve};
 
 /// What the program prints and how far it may go.
@@ -47,7 +61,7 @@ impl Default for Options {
             plan: false,
             show: false,
             max_cells: 1 << 20,
-            memory_mib: 1024,
+            memory_mib: DEFAULT_MEMORY_MIB,
         }
     }
 }
@@ -62,7 +76,11 @@ pub fn run(
 ) -> Result<(), RunError> {
     let mut reader = CaseReader::new(input);
     let mut solver = Solver::new();
-    while let Some(dataset) = read_dataset(&mut reader, options.max_cells)? {
+    let limits = Limits {
+        max_cells: options.max_cells,
+        memory_mib: options.memory_mib,
+    };
+    while let Some(dataset) = read_dataset_within(&mut reader, limits)? {
         let solution = solver
             .solve(&dataset, options.plan || options.show, options.memory_mib)
             .map_err(|e| {

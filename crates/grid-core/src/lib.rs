@@ -8,6 +8,8 @@
 //! - [`blocks`]: biconnected components, to tell in O(1) which sides of a cell stay
 //!   connected when the cell is taken away (the sides of a box);
 //! - [`cli`]: the run error and exit statuses every binary shares;
+//! - [`limits`]: the size and memory guards every program applies to a case header
+//!   before allocating (`--max-cells`, `--memory-mib`);
 //! - [`harness`]: how a data-driven test case is run and rendered for its snapshot;
 //! - [`rng`]: a tiny seeded generator, so that generated cases and randomised tests are the
 //!   same on every machine and every version.
@@ -22,10 +24,12 @@ pub mod cli;
 pub mod error;
 pub mod grid;
 pub mod harness;
+pub mod limits;
 pub mod reader;
 pub mod rng;
 
 pub use cli::{RunError, exit_code};
 pub use error::{ErrorKind, ParseError, describe_byte};
 pub use grid::{CellId, Dir, Grid};
+pub use limits::{GridSize, Limits, SizeFields, grid_size};
 pub use reader::{CaseReader, CharGrid, Header, RowEnd};

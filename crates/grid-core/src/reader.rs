@@ -237,14 +237,14 @@ impl<R: BufRead> CaseReader<R> {
             self.buf.pop();
         }
         if self.buf.len() > max_len || (!ended && read as u64 == cap) {
+            // Only the first `cap` bytes were read: the true length is unknown, and `buf`
+            // keeps them so that a grid row can say where it runs past its width.
             return Err(ParseError::at(
                 self.line,
                 max_len + 1,
-                ErrorKind::TooLarge {
-                    what: "line length".to_owned(),
-                    value: u64::try_from(self.buf.len()).unwrap_or(u64::MAX),
-                    limit: max_len as u64,
-                    hint: String::new(),
+                ErrorKind::Unexpected {
+                    expected: format!("a line of at most {max_len} bytes"),
+                    found: "a longer one".to_owned(),
                 },
             ));
         }
@@ -312,15 +312,13 @@ impl<R: BufRead> CaseReader<R> {
                 pos += 1;
             }
             if pos - start > 19 {
-                // Saturated: report the size rather than a wrapped number.
+                // Saturated: report the digits rather than a clipped number.
                 return Err(ParseError::at(
                     line,
                     start + 1,
-                    ErrorKind::TooLarge {
-                        what: format!("the {name}"),
-                        value: u64::MAX,
-                        limit: u64::MAX / 10,
-                        hint: String::new(),
+                    ErrorKind::Unexpected {
+                        expected: format!("the {name} as a number of at most 19 digits"),
+                        found: format!("{} digits", pos - start),
                     },
                 ));
             }
@@ -360,7 +358,26 @@ impl<R: BufRead> CaseReader<R> {
         let first_line = self.line + 1;
         let mut bytes = Vec::new();
         for row in 0..height {
-            if !self.next_line(width.saturating_add(ROW_SLACK))? {
+            let more = match self.next_line(width.saturating_add(ROW_SLACK)) {
+                Ok(more) => more,
+                // An overlong row: when its first bytes already run past the width, say
+                // so where they do (as for any long row); only trailing spaces beyond
+                // the slack get the line-length error.
+                Err(e) if !matches!(e.kind, ErrorKind::Io(_)) => {
+                    let past = self.buf.get(width..).unwrap_or_default();
+                    let runs_past = match row_end {
+                        RowEnd::Exact => !past.is_empty(),
+                        RowEnd::TrimTrailingSpaces => past.iter().any(|&b| b != b' '),
+                    };
+                    return Err(if runs_past {
+                        self.row_too_long(width)
+                    } else {
+                        e
+                    });
+                }
+                Err(e) => return Err(e),
+            };
+            if !more {
                 return Err(ParseError::at(
                     self.line + 1,
                     1,
@@ -387,14 +404,7 @@ impl<R: BufRead> CaseReader<R> {
                 ));
             }
             if len > width {
-                return Err(ParseError::at(
-                    self.line,
-                    width + 1,
-                    ErrorKind::Unexpected {
-                        expected: format!("end of row after {width} characters"),
-                        found: describe_byte(self.buf[width]),
-                    },
-                ));
+                return Err(self.row_too_long(width));
             }
             bytes.extend_from_slice(&self.buf[..width]);
         }
@@ -404,6 +414,19 @@ impl<R: BufRead> CaseReader<R> {
             bytes,
             first_line,
         })
+    }
+
+    /// "expected end of row after `width` characters, found X", X being the byte just
+    /// past the width of the row just read (which must be longer).
+    fn row_too_long(&self, width: usize) -> ParseError {
+        ParseError::at(
+            self.line,
+            width + 1,
+            ErrorKind::Unexpected {
+                expected: format!("end of row after {width} characters"),
+                found: describe_byte(self.buf[width]),
+            },
+        )
     }
 }
 
@@ -445,8 +468,11 @@ mod tests {
         let e = reader("99999999999999999999999 1\n")
             .header(["width", "height"])
             .unwrap_err();
-        assert_eq!((e.line, e.column), (1, 1));
-        assert!(matches!(e.kind, ErrorKind::TooLarge { .. }));
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 1: expected the width as a number of at most 19 digits, found \
+             23 digits"
+        );
     }
 
     #[test]
@@ -523,6 +549,28 @@ mod tests {
             .grid(1, 5, RowEnd::TrimTrailingSpaces)
             .unwrap_err();
         assert_eq!(e.line, 1);
+        // A long row is located where it passes its width, however long it is...
+        let row = format!("abc{long}\n");
+        for row_end in [RowEnd::Exact, RowEnd::TrimTrailingSpaces] {
+            let e = reader(&row).grid(1, 3, row_end).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                "line 1, column 4: expected end of row after 3 characters, found 'x'"
+            );
+        }
+        // ...and only trailing spaces beyond the slack get the line-length error.
+        let spaces = format!("abc{}\n", " ".repeat(10_000));
+        let e = reader(&spaces)
+            .grid(1, 3, RowEnd::TrimTrailingSpaces)
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "line 1, column {}: expected a line of at most {} bytes, found a longer one",
+                3 + ROW_SLACK + 1,
+                3 + ROW_SLACK
+            )
+        );
     }
 
     #[test]

@@ -12,6 +12,17 @@
 //!
 //! [`run`] streams a whole input: each maze is read, solved and its answer written and
 //! flushed before the next one is read.
+//!
+//! # Limits
+//! Bad input never panics: [`run`] ends with a located error (`docs/errors.md` lists them
+//! all). Two budgets, the flags of every program of the workspace, are checked on each
+//! maze's header before its rows are read or anything is allocated for it:
+//! - `--max-cells` ([`Options::max_cells`], default 2^20): rows x columns; no side may
+//!   pass 4096.
+//! - `--memory-mib` ([`Options::memory_mib`], default 1024): the search needs at most
+//!   [`BYTES_PER_CELL`] (200) bytes a cell, measured on open rooms (the worst case: every
+//!   cell floor), so a maze whose rows x columns x 200 bytes passes the budget is refused.
+//!   With the default cell budget this never binds; it does when `--max-cells` is raised.
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
@@ -24,17 +35,20 @@ pub mod walk;
 
 use std::io::{BufRead, Write};
 
+use grid_core::limits::{DEFAULT_MEMORY_MIB, Limits};
 use grid_core::{CaseReader, ParseError, RunError};
 
-pub use parse::{DEFAULT_MAX_CELLS, MAX_SIDE, Maze, read_maze};
+pub use parse::{BYTES_PER_CELL, DEFAULT_MAX_CELLS, MAX_SIDE, Maze, read_maze, read_maze_within};
 pub use search::{Solution, Solver};
 pub use verify::{Counts, VerifyError, verify};
 
 /// How [`run`] reads and answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
-    /// The largest rows x columns accepted for one maze.
+    /// The largest rows x columns accepted for one maze (`--max-cells`).
     pub max_cells: u64,
+    /// The memory one maze's search may need, in MiB (`--memory-mib`).
+    pub memory_mib: u64,
     /// Draw the maze after every push, below the move string.
     pub show: bool,
 }
@@ -43,6 +57,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             max_cells: DEFAULT_MAX_CELLS,
+            memory_mib: DEFAULT_MEMORY_MIB,
             show: false,
         }
     }
@@ -83,7 +98,11 @@ pub fn run(
     let mut reader = CaseReader::new(input);
     let mut solver = Solver::new();
     let mut number = 0u64;
-    while let Some(maze) = read_maze(&mut reader, options.max_cells)? {
+    let limits = Limits {
+        max_cells: options.max_cells,
+        memory_mib: options.memory_mib,
+    };
+    while let Some(maze) = read_maze_within(&mut reader, limits)? {
         number += 1;
         writeln!(output, "Maze #{number}")?;
         match solver.solve(&maze) {

@@ -15,12 +15,16 @@ struct Cli {
     /// Refuse a maze with more than this many cells (rows x columns).
     #[arg(long, default_value_t = sokoban_path::DEFAULT_MAX_CELLS)]
     max_cells: u64,
+    /// Refuse a maze whose search would need more than this many MiB.
+    #[arg(long, default_value_t = grid_core::limits::DEFAULT_MEMORY_MIB)]
+    memory_mib: u64,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let options = sokoban_path::Options {
         max_cells: cli.max_cells,
+        memory_mib: cli.memory_mib,
         show: cli.show,
     };
     grid_core::exit_code(sokoban_path::run(

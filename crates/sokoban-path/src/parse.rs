@@ -9,14 +9,30 @@
 
 use std::io::BufRead;
 
+use grid_core::limits::{Limits, SizeFields, grid_size};
 use grid_core::{CaseReader, CellId, ErrorKind, Grid, ParseError, RowEnd};
 
 /// The largest number of rows or columns accepted, whatever the cell budget.
-pub const MAX_SIDE: u64 = 4096;
+pub const MAX_SIDE: u64 = grid_core::limits::MAX_SIDE;
 
-/// The default cell budget (rows x columns) of one maze; the solver needs about 170 bytes
-/// per cell, so this keeps one maze under about 180 MiB.
+/// The default cell budget (rows x columns) of one maze: at [`BYTES_PER_CELL`], one maze
+/// stays under about 200 MiB.
 pub const DEFAULT_MAX_CELLS: u64 = 1 << 20;
+
+/// The memory a maze's search needs per cell (walls included, since only the header is
+/// known when it is checked): the maze read, the cell numbering, the blocks, and the four
+/// per-state tables of [`crate::search`] (4 states a cell). Measured: a 1000 x 1000 open
+/// room peaks at 190 MB (193 bytes a cell), a 500 x 500 one at 49 MB; mazes with walls
+/// need less.
+pub const BYTES_PER_CELL: u64 = 200;
+
+/// Where the maze's size stands in the `N M` header.
+const SIZE: SizeFields<'static> = SizeFields {
+    rows: 0,
+    rows_name: "the number of rows",
+    cols: 1,
+    cols_name: "the number of columns",
+};
 
 /// One parsed maze: its floor cells and where the person, the box and the target start.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,11 +52,26 @@ pub struct Maze {
 /// `max_cells` bounds rows x columns; the error for a larger header says how to raise it.
 ///
 /// # Errors
-/// A located [`ParseError`] for a malformed header, a size beyond the limits, a short or
-/// long row, a cut-off maze, an unknown character, or a missing or repeated marker.
+/// As [`read_maze_within`], without the memory check.
 pub fn read_maze<R: BufRead>(
     reader: &mut CaseReader<R>,
     max_cells: u64,
+) -> Result<Option<Maze>, ParseError> {
+    read_maze_within(reader, Limits::cells_only(max_cells))
+}
+
+/// Reads the next maze, refusing from its header alone (before reading its rows or
+/// allocating anything) a maze above `limits.max_cells` cells or one whose search
+/// ([`BYTES_PER_CELL`] bytes a cell) would not fit in `limits.memory_mib`. `Ok(None)` at
+/// the terminator line `0 0` or at end of input.
+///
+/// # Errors
+/// A located [`ParseError`] for a malformed header, a size or memory need beyond the
+/// limits, a short or long row, a cut-off maze, an unknown character, or a missing or
+/// repeated marker.
+pub fn read_maze_within<R: BufRead>(
+    reader: &mut CaseReader<R>,
+    limits: Limits,
 ) -> Result<Option<Maze>, ParseError> {
     let Some(header) = reader.header(["number of rows", "number of columns"])? else {
         return Ok(None);
@@ -48,21 +79,9 @@ pub fn read_maze<R: BufRead>(
     if header.is_terminator() {
         return Ok(None);
     }
-    let hint = "; raise it with --max-cells";
-    let rows = header.bounded(0, "the number of rows", 1, MAX_SIDE, "")?;
-    let cols = header.bounded(1, "the number of columns", 1, MAX_SIDE, "")?;
-    let cells = (rows as u64) * (cols as u64);
-    if cells > max_cells {
-        return Err(header.error_at(
-            0,
-            ErrorKind::TooLarge {
-                what: "the number of cells (rows x columns)".to_owned(),
-                value: cells,
-                limit: max_cells,
-                hint: hint.to_owned(),
-            },
-        ));
-    }
+    let size = grid_size(&header, SIZE, limits.max_cells)?;
+    size.check_memory(BYTES_PER_CELL, limits.memory_mib)?;
+    let (rows, cols) = (size.rows, size.cols);
     let chars = reader.grid(rows, cols, RowEnd::TrimTrailingSpaces)?;
     for (row, col, byte) in chars.cells() {
         if !matches!(byte, b'.' | b'#' | b'S' | b'B' | b'T') {
@@ -129,12 +148,12 @@ mod tests {
         );
         assert_eq!(
             e("5000 1\n"),
-            "line 1, column 1: the number of rows is 5000, above the limit of 4096"
+            "line 1, column 1: the number of rows is 5000, above the limit of 4096 per side"
         );
         assert_eq!(
             e("4000 4000\n"),
-            "line 1, column 1: the number of cells (rows x columns) is 16000000, above the \
-             limit of 1048576; raise it with --max-cells"
+            "line 1, column 1: the number of cells (4000 rows x 4000 columns) is 16000000, \
+             above the limit of 1048576; raise it with --max-cells"
         );
     }
 }

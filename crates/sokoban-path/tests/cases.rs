@@ -19,3 +19,26 @@ fn cases() {
         insta::assert_snapshot!(run.render());
     });
 }
+
+/// Every file in testdata/bad/sokoban-path/ is a malformed input (or one beyond the budgets, or a
+/// bad flag): its exit status and located error are snapshotted; the answers of the good
+/// cases before it are on stdout (and asserted where a `.out` holds them).
+#[test]
+fn bad_input() {
+    insta::glob!("../../../testdata/bad/sokoban-path", "*.in", |case| {
+        let run = grid_core::harness::run_case(
+            std::path::Path::new(env!("CARGO_BIN_EXE_sokoban-path")),
+            case,
+        )
+        .unwrap();
+        if let Some((expected, same)) = run.known_answer(case).unwrap() {
+            assert!(
+                same,
+                "{}: expected\n{expected}\ngot\n{}",
+                case.display(),
+                run.stdout
+            );
+        }
+        insta::assert_snapshot!(run.render());
+    });
+}

@@ -8,12 +8,24 @@
 //!
 //! The search runs over (box cell, side of the box the player stands on) rather than over
 //! (player, box) pairs: see [`search`].
+//!
+//! # Limits
+//! Bad input never panics: [`run`] ends with a located error (`docs/errors.md` lists them
+//! all). Two budgets, the flags of every program of the workspace, are checked on the
+//! header before any row is read or anything is allocated:
+//! - `--max-cells` ([`Options::max_cells`], default 2^22): N x M; no side may pass 4096.
+//! - `--memory-mib` ([`Options::memory_mib`], default 1024): the search needs at most
+//!   [`BYTES_PER_CELL`] (160) bytes a cell, measured on open rooms (the worst case: every
+//!   cell floor), so a board whose N x M x 160 bytes passes the budget is refused. With the
+//!   defaults the cell budget binds first (2^22 cells need 640 MiB); the memory budget
+//!   binds when `--max-cells` is raised.
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
 use std::io::{BufRead, Write};
 
 use grid_core::RunError;
+use grid_core::limits::{DEFAULT_MEMORY_MIB, Limits};
 
 pub mod bound;
 pub mod generate;
@@ -24,7 +36,7 @@ pub mod show;
 pub mod verify;
 pub mod walk;
 
-pub use parse::{DEFAULT_MAX_CELLS, Puzzle, read_puzzle};
+pub use parse::{BYTES_PER_CELL, DEFAULT_MAX_CELLS, Puzzle, read_puzzle, read_puzzle_within};
 pub use path::{Move, Path};
 pub use search::Solver;
 
@@ -38,6 +50,9 @@ pub struct Options {
     pub show: bool,
     /// Refuse boards of more than this many cells (N x M), before reading their rows.
     pub max_cells: usize,
+    /// Refuse, before reading its rows, a board whose search would need more than this
+    /// many MiB (`--memory-mib`).
+    pub memory_mib: u64,
 }
 
 impl Default for Options {
@@ -46,6 +61,7 @@ impl Default for Options {
             path: false,
             show: false,
             max_cells: DEFAULT_MAX_CELLS,
+            memory_mib: DEFAULT_MEMORY_MIB,
         }
     }
 }
@@ -68,17 +84,24 @@ pub fn smallest_path(puzzle: &Puzzle) -> Option<Path> {
 }
 
 /// Reads the one case of `input`, solves it and writes the answer line (`-1` when
-/// unsolvable), then with the options the path line and the boards; flushes `output`.
+/// unsolvable), then with the options the path line and the boards; flushes `output`;
+/// then checks that only blank lines follow.
 ///
 /// # Errors
-/// [`RunError::Input`] with a located error for malformed input (nothing is written then);
-/// [`RunError::Output`] when writing fails.
+/// [`RunError::Input`] with a located error for malformed input: nothing is written for a
+/// malformed case, but content after a good case (a second case, say) is reported after
+/// its answer is written and flushed, as the multi-case programs keep the answers before a
+/// bad case. [`RunError::Output`] when writing fails.
 pub fn run(
-    input: impl BufRead,
+    mut input: impl BufRead,
     output: &mut impl Write,
     options: &Options,
 ) -> Result<(), RunError> {
-    let puzzle = read_puzzle(input, options.max_cells)?;
+    let limits = Limits {
+        max_cells: options.max_cells as u64,
+        memory_mib: options.memory_mib,
+    };
+    let (puzzle, lines_read) = parse::read_case(&mut input, limits)?;
     let mut solver = Solver::new(&puzzle);
     if options.path || options.show {
         match solver.smallest_path() {
@@ -100,6 +123,7 @@ pub fn run(
         }
     }
     output.flush()?;
+    parse::expect_end(&mut input, lines_read)?;
     Ok(())
 }
 

@@ -21,6 +21,9 @@ struct Cli {
     /// Refuse boards of more than this many cells (N x M).
     #[arg(long, default_value_t = DEFAULT_MAX_CELLS)]
     max_cells: usize,
+    /// Refuse a board whose search would need more than this many MiB.
+    #[arg(long, default_value_t = grid_core::limits::DEFAULT_MEMORY_MIB)]
+    memory_mib: u64,
 }
 
 fn main() -> ExitCode {
@@ -29,6 +32,7 @@ fn main() -> ExitCode {
         path: cli.path,
         show: cli.show,
         max_cells: cli.max_cells,
+        memory_mib: cli.memory_mib,
     };
     grid_core::exit_code(sokoban_steps::run(
         io::stdin().lock(),

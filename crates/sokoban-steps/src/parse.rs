@@ -10,14 +10,30 @@
 
 use std::io::BufRead;
 
+use grid_core::limits::{Limits, SizeFields, grid_size};
 use grid_core::{CaseReader, CellId, ErrorKind, Grid, ParseError, RowEnd, describe_byte};
 
 /// The largest number of rows or columns accepted, whatever the cell budget.
-pub const MAX_SIDE: u64 = 4096;
+pub const MAX_SIDE: u64 = grid_core::limits::MAX_SIDE;
 
 /// The default cell budget (N x M): 2048 x 2048 cells keep every table of the search
-/// well under a gigabyte.
+/// under 640 MiB (see [`BYTES_PER_CELL`]).
 pub const DEFAULT_MAX_CELLS: usize = 1 << 22;
+
+/// The memory a case's search needs per cell (walls included, since only the header is
+/// known when it is checked): the board read, the cell numbering, the blocks, the cached
+/// walks, the bound and the per-state tables (4 states a cell), with room for the heap.
+/// Measured on a 1000 x 1000 open room (the worst case: every cell floor): 112 MB for the
+/// count, 138 MB with `--path` (a 500 x 500 one: 30 MB and 36 MB).
+pub const BYTES_PER_CELL: u64 = 160;
+
+/// Where the board's size stands in the `N M` header.
+const SIZE: SizeFields<'static> = SizeFields {
+    rows: 0,
+    rows_name: "the number of rows N",
+    cols: 1,
+    cols_name: "the number of columns M",
+};
 
 /// One single-box Sokoban case: the board and where the player, the box and the target
 /// start.
@@ -111,8 +127,37 @@ impl Puzzle {
 ///
 /// # Complexity
 /// O(N x M + length of the input).
-pub fn read_puzzle(mut input: impl BufRead, max_cells: usize) -> Result<Puzzle, ParseError> {
-    let mut reader = CaseReader::new(&mut input);
+pub fn read_puzzle(input: impl BufRead, max_cells: usize) -> Result<Puzzle, ParseError> {
+    read_puzzle_within(input, Limits::cells_only(max_cells as u64))
+}
+
+/// Reads the one case of `input` as [`read_puzzle`] does, also refusing from the header
+/// alone (before any row is read or anything allocated) a board whose search
+/// ([`BYTES_PER_CELL`] bytes a cell) would not fit in `limits.memory_mib`.
+///
+/// # Errors
+/// As [`read_puzzle`], and the memory refusal located at the header.
+///
+/// # Complexity
+/// O(N x M + length of the input).
+pub fn read_puzzle_within(mut input: impl BufRead, limits: Limits) -> Result<Puzzle, ParseError> {
+    let (puzzle, lines_read) = read_case(&mut input, limits)?;
+    expect_end(&mut input, lines_read)?;
+    Ok(puzzle)
+}
+
+/// Reads the case at the start of `input` with the checks of [`read_puzzle_within`] except
+/// the last (that nothing follows), leaving the rest of `input` unread; returns the puzzle
+/// and the number of lines read, for [`expect_end`]. [`crate::run`] answers the case before
+/// it checks the rest, so that its answer is out even when garbage follows.
+///
+/// # Errors
+/// As [`read_puzzle_within`], but for trailing content.
+///
+/// # Complexity
+/// O(N x M).
+pub fn read_case(input: &mut impl BufRead, limits: Limits) -> Result<(Puzzle, usize), ParseError> {
+    let mut reader = CaseReader::new(input);
     let Some(header) = reader.header(["number of rows N", "number of columns M"])? else {
         return Err(ParseError::at(
             reader.line() + 1,
@@ -123,21 +168,9 @@ pub fn read_puzzle(mut input: impl BufRead, max_cells: usize) -> Result<Puzzle, 
             },
         ));
     };
-    let hint = "; larger boards are refused";
-    let height = header.bounded(0, "the number of rows N", 1, MAX_SIDE, hint)?;
-    let width = header.bounded(1, "the number of columns M", 1, MAX_SIDE, hint)?;
-    let cells = height * width; // at most 4096^2: no overflow
-    if cells > max_cells {
-        return Err(header.error_at(
-            0,
-            ErrorKind::TooLarge {
-                what: format!("the board ({height} x {width} cells)"),
-                value: cells as u64,
-                limit: max_cells as u64,
-                hint: "; raise it with --max-cells".to_owned(),
-            },
-        ));
-    }
+    let size = grid_size(&header, SIZE, limits.max_cells)?;
+    size.check_memory(BYTES_PER_CELL, limits.memory_mib)?;
+    let (height, width) = (size.rows, size.cols);
     let chars = reader.grid(height, width, RowEnd::TrimTrailingSpaces)?;
     for (row, col, byte) in chars.cells() {
         if !matches!(byte, b'.' | b'#' | b'X' | b'*' | b'@') {
@@ -148,16 +181,13 @@ pub fn read_puzzle(mut input: impl BufRead, max_cells: usize) -> Result<Puzzle, 
     let box_cell = chars.unique(b'*', "box '*'", header.line)?;
     let target = chars.unique(b'@', "target '@'", header.line)?;
     let lines_read = reader.line();
-    drop(reader);
-    expect_end(&mut input, lines_read)?;
-
     let grid = Grid::from_chars(&chars, |b| b != b'#');
     let cell = |(row, col): (usize, usize)| {
         grid.cell(row, col)
             .ok_or_else(|| chars.unexpected(row, col, "a floor cell"))
     };
     let (player, box_cell, target) = (cell(player)?, cell(box_cell)?, cell(target)?);
-    Ok(Puzzle::new(grid, player, box_cell, target))
+    Ok((Puzzle::new(grid, player, box_cell, target), lines_read))
 }
 
 /// Checks that only whitespace is left in `input`, `lines_read` lines having been read.
@@ -167,7 +197,7 @@ pub fn read_puzzle(mut input: impl BufRead, max_cells: usize) -> Result<Puzzle, 
 ///
 /// # Complexity
 /// O(length of the rest), constant memory.
-fn expect_end(mut input: impl BufRead, lines_read: usize) -> Result<(), ParseError> {
+pub fn expect_end(mut input: impl BufRead, lines_read: usize) -> Result<(), ParseError> {
     let mut line = lines_read + 1;
     let mut column = 1;
     loop {
@@ -247,8 +277,8 @@ mod tests {
         );
         assert_eq!(
             error("10 10\n"),
-            "line 1, column 1: the board (10 x 10 cells) is 100, above the limit of 64; \
-             raise it with --max-cells"
+            "line 1, column 1: the number of cells (10 rows x 10 columns) is 100, above the \
+             limit of 64; raise it with --max-cells"
         );
         assert!(error("0 3\n").starts_with("line 1, column 1: expected the number of rows"));
         assert!(error("1 5000\n").starts_with("line 1, column 3: the number of columns M is"));
