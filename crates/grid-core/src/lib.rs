@@ -11,6 +11,7 @@
 //! - [`limits`]: the size and memory guards every program applies to a case header
 //!   before allocating (`--max-cells`, `--memory-mib`);
 //! - [`harness`]: how a data-driven test case is run and rendered for its snapshot;
+//! - [`mutate`]: seeded mutations of corpus inputs, for the fuzz tests;
 //! - [`rng`]: a tiny seeded generator, so that generated cases and randomised tests are the
 //!   same on every machine and every version.
 //!
@@ -25,6 +26,7 @@ pub mod error;
 pub mod grid;
 pub mod harness;
 pub mod limits;
+pub mod mutate;
 pub mod reader;
 pub mod rng;
 

@@ -1,0 +1,211 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Fuzzing on stable Rust: random maps and seeded mutations of the testdata corpus go
+//! through [`ghosts::run`] in-process with small budgets. Every run must end with answers
+//! or a located input error, never a panic, and every answer's plan must replay with
+//! [`ghosts::plan::check_plan`] in exactly the steps it claims.
+
+use std::io::{self, Write};
+use std::path::Path;
+use std::process::{Command, ExitCode, Stdio};
+
+use ghosts::{Options, plan::check_plan, read_dataset};
+use grid_core::mutate::mutate;
+use grid_core::rng::SplitMix64;
+use grid_core::{CaseReader, RunError};
+
+/// The bytes of the format's cells, for plausible insertions.
+const ALPHABET: &[u8] = b"#  aAbBcC";
+
+/// Small budgets, so that no case gets large or slow.
+const MAX_CELLS: u64 = 400;
+
+/// The corpus files of `testdata/ghosts/` and `testdata/bad/ghosts/` small enough to mutate.
+fn corpus() -> Vec<Vec<u8>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let mut files = Vec::new();
+    for dir in [root.join("ghosts"), root.join("bad/ghosts")] {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "in") {
+                let bytes = std::fs::read(&path).unwrap();
+                if bytes.len() <= 8192 {
+                    files.push(bytes);
+                }
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 20, "corpus too small: {}", files.len());
+    files
+}
+
+/// A random dataset or two: a small map of walls, spaces and up to 3 ghosts, sometimes
+/// with a stray byte.
+fn random_input(rng: &mut SplitMix64) -> Vec<u8> {
+    let mut text = String::new();
+    for _ in 0..rng.between(1, 2) {
+        let (w, h, n) = (rng.between(1, 8), rng.between(1, 8), rng.between(0, 3));
+        let mut cells: Vec<u8> = (0..w * h)
+            .map(|_| if rng.percent(30) { b'#' } else { b' ' })
+            .collect();
+        for i in 0..n as u8 {
+            for letter in [b'a' + i, b'A' + i] {
+                cells[rng.below(w * h)] = letter;
+            }
+        }
+        text.push_str(&format!("{w} {h} {n}\n"));
+        for row in cells.chunks(w) {
+            text.push_str(&String::from_utf8_lossy(row));
+            text.push('\n');
+        }
+    }
+    if rng.percent(50) {
+        text.push_str("0 0 0\n");
+    }
+    let mut bytes = text.into_bytes();
+    if rng.percent(20) && !bytes.is_empty() {
+        let at = rng.below(bytes.len());
+        bytes[at] = b"x\xff\t."[rng.below(4)];
+    }
+    bytes
+}
+
+/// Runs `input` and checks the outcome; returns whether it was answered in full.
+fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
+    let options = Options {
+        plan: !rng.percent(20),
+        show: rng.percent(20),
+        max_cells: MAX_CELLS,
+        memory_mib: if rng.percent(10) { 0 } else { 16 },
+    };
+    let mut out = Vec::new();
+    match ghosts::run(input, &mut out, &options) {
+        Ok(()) => {
+            if options.plan && !options.show {
+                check_answers(input, &String::from_utf8(out).unwrap());
+            }
+            true
+        }
+        Err(RunError::Input(e)) => {
+            let shown = e.to_string();
+            assert!(
+                e.line >= 1 && e.column >= 1 && shown.starts_with("line "),
+                "{shown}\ninput: {:?}",
+                String::from_utf8_lossy(input)
+            );
+            false
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Every answer with a plan replays: the plan is legal and takes exactly the steps given.
+fn check_answers(input: &[u8], out: &str) {
+    let mut reader = CaseReader::new(input);
+    let mut lines = out.lines();
+    while let Some(dataset) = read_dataset(&mut reader, MAX_CELLS).unwrap() {
+        let steps: i64 = lines.next().unwrap().parse().unwrap();
+        if steps < 0 {
+            continue;
+        }
+        let plan: Vec<Vec<_>> = (0..steps)
+            .map(|_| {
+                lines
+                    .next()
+                    .unwrap()
+                    .split(' ')
+                    .filter(|cell| !cell.is_empty())
+                    .map(|cell| {
+                        let (row, col) = cell.split_once(',').unwrap();
+                        let (row, col) = (row.parse().unwrap(), col.parse().unwrap());
+                        dataset.grid.cell(row, col).unwrap()
+                    })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            check_plan(&dataset, &plan),
+            Ok(steps as usize),
+            "input: {:?}",
+            String::from_utf8_lossy(input)
+        );
+    }
+    assert_eq!(lines.next(), None);
+}
+
+#[test]
+fn mutated_corpus_never_panics_and_every_plan_replays() {
+    let corpus = corpus();
+    let mut rng = SplitMix64::new(0x6805_7505);
+    let mut answered = 0;
+    for _ in 0..2000 {
+        let seed = &corpus[rng.below(corpus.len())];
+        let input = mutate(&mut rng, seed, ALPHABET);
+        answered += usize::from(check(&input, &mut rng));
+    }
+    // Most corpus files are bad input already, and most mutations break a good one; enough
+    // must still be answered in full to reach the search and the plan checker.
+    eprintln!("{answered} of 2000 answered in full");
+    assert!(answered > 50, "only {answered} of 2000 answered");
+}
+
+#[test]
+fn random_maps_never_panic_and_every_plan_replays() {
+    let mut rng = SplitMix64::new(0x9057);
+    let mut answered = 0;
+    for _ in 0..2000 {
+        let input = random_input(&mut rng);
+        answered += usize::from(check(&input, &mut rng));
+    }
+    eprintln!("{answered} of 2000 answered in full");
+    assert!(answered > 200, "only {answered} of 2000 answered");
+}
+
+/// A writer whose reader has gone away, as a closed pipe.
+struct ClosedPipe;
+
+impl Write for ClosedPipe {
+    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+        Err(io::ErrorKind::BrokenPipe.into())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Err(io::ErrorKind::BrokenPipe.into())
+    }
+}
+
+#[test]
+fn a_closed_stdout_ends_the_run_quietly() {
+    let input = "4 3 1\n####\n#aA#\n####\n0 0 0\n";
+    let outcome = ghosts::run(input.as_bytes(), &mut ClosedPipe, &Options::default());
+    match &outcome {
+        Err(RunError::Output(e)) => assert_eq!(e.kind(), io::ErrorKind::BrokenPipe),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(grid_core::exit_code(outcome), ExitCode::SUCCESS);
+}
+
+/// `ghosts < big | head -c 1`: the process sees its stdout close after one byte and must
+/// exit 0 without a word on stderr (no panic message).
+#[test]
+fn piping_into_head_exits_quietly() {
+    let input = "4 3 1\n####\n#aA#\n####\n".repeat(100_000);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ghosts"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        // The program may stop reading once its stdout is closed.
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 1];
+    io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    let output = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    assert!(output.status.success(), "{:?}", output.status);
+}

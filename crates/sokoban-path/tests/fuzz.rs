@@ -1,0 +1,198 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Fuzzing on stable Rust: random mazes and seeded mutations of the testdata corpus go
+//! through [`sokoban_path::run`] in-process with small budgets. Every run must end with
+//! answers or a located input error, never a panic, and every move string must pass
+//! [`sokoban_path::verify`] on its maze.
+
+use std::io::{self, Write};
+use std::path::Path;
+use std::process::{Command, ExitCode, Stdio};
+
+use grid_core::mutate::mutate;
+use grid_core::rng::SplitMix64;
+use grid_core::{CaseReader, RunError};
+use sokoban_path::{Options, read_maze, verify};
+
+/// The bytes of the format's cells, for plausible insertions.
+const ALPHABET: &[u8] = b"..#SBT";
+
+/// Small budgets, so that no case gets large or slow.
+const MAX_CELLS: u64 = 1024;
+
+/// The corpus files of `testdata/sokoban-path/` and `testdata/bad/sokoban-path/` small enough to mutate.
+fn corpus() -> Vec<Vec<u8>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let mut files = Vec::new();
+    for dir in [root.join("sokoban-path"), root.join("bad/sokoban-path")] {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "in") {
+                let bytes = std::fs::read(&path).unwrap();
+                if bytes.len() <= 8192 {
+                    files.push(bytes);
+                }
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 20, "corpus too small: {}", files.len());
+    files
+}
+
+/// One to three random mazes: small boards of walls and floor with the three markers
+/// (sometimes one missing or doubled), sometimes with a stray byte.
+fn random_input(rng: &mut SplitMix64) -> Vec<u8> {
+    let mut text = String::new();
+    for _ in 0..rng.between(1, 3) {
+        let (rows, cols) = (rng.between(1, 8), rng.between(1, 8));
+        let mut cells: Vec<u8> = (0..rows * cols)
+            .map(|_| if rng.percent(25) { b'#' } else { b'.' })
+            .collect();
+        for marker in *b"SBT" {
+            for _ in 0..[1, 1, 1, 1, 1, 1, 1, 1, 0, 2][rng.below(10)] {
+                cells[rng.below(rows * cols)] = marker;
+            }
+        }
+        text.push_str(&format!("{rows} {cols}\n"));
+        for row in cells.chunks(cols) {
+            text.push_str(&String::from_utf8_lossy(row));
+            text.push('\n');
+        }
+    }
+    if rng.percent(50) {
+        text.push_str("0 0\n");
+    }
+    let mut bytes = text.into_bytes();
+    if rng.percent(10) && !bytes.is_empty() {
+        let at = rng.below(bytes.len());
+        bytes[at] = b"x\xff\t "[rng.below(4)];
+    }
+    bytes
+}
+
+/// Runs `input` and checks the outcome; returns whether it was answered in full.
+fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
+    let options = Options {
+        max_cells: MAX_CELLS,
+        memory_mib: if rng.percent(10) { 0 } else { 4 },
+        show: rng.percent(20),
+    };
+    let mut out = Vec::new();
+    match sokoban_path::run(input, &mut out, &options) {
+        Ok(()) => {
+            if !options.show {
+                check_answers(input, &String::from_utf8(out).unwrap());
+            }
+            true
+        }
+        Err(RunError::Input(e)) => {
+            let shown = e.to_string();
+            assert!(
+                e.line >= 1 && e.column >= 1 && shown.starts_with("line "),
+                "{shown}\ninput: {:?}",
+                String::from_utf8_lossy(input)
+            );
+            false
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Every maze has its `Maze #k` block, and every move string solves its maze.
+fn check_answers(input: &[u8], out: &str) {
+    let mut reader = CaseReader::new(input);
+    let mut lines = out.lines();
+    let mut number = 0;
+    while let Some(maze) = read_maze(&mut reader, MAX_CELLS).unwrap() {
+        number += 1;
+        assert_eq!(lines.next(), Some(format!("Maze #{number}").as_str()));
+        let answer = lines.next().unwrap();
+        if answer != "Impossible." {
+            let counts = verify(&maze, answer);
+            assert!(
+                counts.is_ok(),
+                "{counts:?}\ninput: {:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+        assert_eq!(lines.next(), Some(""));
+    }
+    assert_eq!(lines.next(), None);
+}
+
+#[test]
+fn mutated_corpus_never_panics_and_every_answer_replays() {
+    let corpus = corpus();
+    let mut rng = SplitMix64::new(0x5043_4b01);
+    let mut answered = 0;
+    for _ in 0..2000 {
+        let seed = &corpus[rng.below(corpus.len())];
+        let input = mutate(&mut rng, seed, ALPHABET);
+        answered += usize::from(check(&input, &mut rng));
+    }
+    // Many corpus files are bad input already, and most mutations break a good one;
+    // enough must still be answered in full to reach the search and the checker.
+    eprintln!("{answered} of 2000 answered in full");
+    assert!(answered > 50, "only {answered} of 2000 answered");
+}
+
+#[test]
+fn random_mazes_never_panic_and_every_answer_replays() {
+    let mut rng = SplitMix64::new(0x5043_4b02);
+    let mut answered = 0;
+    for _ in 0..2000 {
+        let input = random_input(&mut rng);
+        answered += usize::from(check(&input, &mut rng));
+    }
+    eprintln!("{answered} of 2000 answered in full");
+    assert!(answered > 200, "only {answered} of 2000 answered");
+}
+
+/// A writer whose reader has gone away, as a closed pipe.
+struct ClosedPipe;
+
+impl Write for ClosedPipe {
+    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+        Err(io::ErrorKind::BrokenPipe.into())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Err(io::ErrorKind::BrokenPipe.into())
+    }
+}
+
+#[test]
+fn a_closed_stdout_ends_the_run_quietly() {
+    let input = "1 3\nSBT\n0 0\n";
+    let outcome = sokoban_path::run(input.as_bytes(), &mut ClosedPipe, &Options::default());
+    match &outcome {
+        Err(RunError::Output(e)) => assert_eq!(e.kind(), io::ErrorKind::BrokenPipe),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(grid_core::exit_code(outcome), ExitCode::SUCCESS);
+}
+
+/// `sokoban-path < big | head -c 1`: the process sees its stdout close after one byte and must
+/// exit 0 without a word on stderr (no panic message).
+#[test]
+fn piping_into_head_exits_quietly() {
+    let input = "1 3\nSBT\n".repeat(100_000);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sokoban-path"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        // The program may stop reading once its stdout is closed.
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 1];
+    io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    let output = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    assert!(output.status.success(), "{:?}", output.status);
+}
