@@ -24,6 +24,8 @@ struct Workload {
     /// Whether the outputs must be equal byte for byte (numbers, not move strings that
     /// may break ties differently).
     same_output: bool,
+    /// Whether `--peers` times the soukoban crate on it (in place of a baseline).
+    peer: bool,
 }
 
 fn ghosts_workloads(quick: bool) -> Result<Vec<Workload>, String> {
@@ -46,6 +48,7 @@ fn ghosts_workloads(quick: bool) -> Result<Vec<Workload>, String> {
             ours: "ghosts",
             baseline: Some("ghosts_bibfs_ref"),
             same_output: true,
+            peer: false,
         });
     }
     Ok(list)
@@ -64,6 +67,7 @@ fn sokoban_path_workloads(quick: bool) -> Result<Vec<Workload>, String> {
         baseline: Some("sokoban_path_ref"),
         // The baseline breaks ties by queue order, not by the spec's key 3.
         same_output: false,
+        peer: false,
     }];
     let big: [(&str, Generator); 3] = [
         ("room", generate::big_room),
@@ -77,6 +81,7 @@ fn sokoban_path_workloads(quick: bool) -> Result<Vec<Workload>, String> {
             ours: "sokoban-path",
             baseline: None,
             same_output: false,
+            peer: false,
         });
     }
     list.push(Workload {
@@ -85,6 +90,7 @@ fn sokoban_path_workloads(quick: bool) -> Result<Vec<Workload>, String> {
         ours: "sokoban-path",
         baseline: None,
         same_output: false,
+        peer: false,
     });
     Ok(list)
 }
@@ -103,6 +109,7 @@ fn sokoban_steps_workloads() -> Vec<Workload> {
             ours: "sokoban-steps",
             baseline: Some("sokoban_steps_ref"),
             same_output: true,
+            peer: false,
         });
     }
     for (name, input) in [
@@ -116,6 +123,7 @@ fn sokoban_steps_workloads() -> Vec<Workload> {
             ours: "sokoban-steps",
             baseline: None,
             same_output: true,
+            peer: true,
         });
     }
     list
@@ -223,6 +231,9 @@ fn compare(ours: &str, base: &str, same_output: bool) -> String {
     if ours == base {
         return "equal".to_owned();
     }
+    if base.trim() == crate::peers::PEER_PANICKED {
+        return crate::peers::PEER_PANICKED.to_owned();
+    }
     if same_output {
         return "DIFFER".to_owned();
     }
@@ -245,12 +256,17 @@ fn compare(ours: &str, base: &str, same_output: bool) -> String {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask bench [--quick] [ghosts|sokoban-path|sokoban-steps]";
+const USAGE: &str =
+    "usage: cargo xtask bench [--quick] [--peers] [ghosts|sokoban-path|sokoban-steps]";
 
 /// `cargo xtask bench`.
 pub fn run(args: &[String]) -> Result<(), String> {
     let quick = args.iter().any(|a| a == "--quick");
-    let only: Vec<&String> = args.iter().filter(|a| *a != "--quick").collect();
+    let peers = args.iter().any(|a| a == "--peers");
+    if peers && !cfg!(feature = "peers") {
+        return Err(crate::peers::NO_PEERS.to_owned());
+    }
+    let only: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let problems = ["ghosts", "sokoban-path", "sokoban-steps"];
     if only.len() > 1 || only.iter().any(|p| !problems.contains(&p.as_str())) {
         return Err(USAGE.to_owned());
@@ -307,6 +323,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
             ours_runs.push(measure(&ours, &[], &input, &ours_out)?);
             if let Some(base) = workload.baseline {
                 base_runs.push(measure(&baselines.join(base), &[], &input, &base_out)?);
+            } else if peers && workload.peer {
+                let me = std::env::current_exe().map_err(|e| e.to_string())?;
+                base_runs.push(measure(&me, &["__soukoban"], &input, &base_out)?);
             }
         }
         let (ours_ms, ours_mib) = (ms(&ours_runs), mib(&ours_runs));

@@ -5,6 +5,7 @@
 
 mod bench;
 mod gen_cases;
+mod peers;
 mod process;
 mod snapshots;
 
@@ -19,7 +20,10 @@ tasks:
   bless [--accept]       write new snapshots as .snap.new for `cargo insta review`
                          (--accept: overwrite the .snap files directly) and remove orphans
   gen PROBLEM [FLAGS]    print seeded random cases; `cargo xtask gen help` lists them
-  bench [--quick]        release builds vs the C++ baselines, whole process, side by side
+  bench [--quick] [--peers] [PROBLEM]
+                         release builds vs the C++ baselines, whole process, side by side;
+                         --peers adds the soukoban crate on the large sokoban-steps levels
+                         (build with: cargo run -q --release -p xtask --features peers -- bench --peers)
 ";
 
 fn main() -> ExitCode {
@@ -34,6 +38,7 @@ fn main() -> ExitCode {
         "gen" => gen_cases::run(rest),
         "bench" => bench::run(rest),
         "__measure" => bench::measure_child(rest),
+        "__soukoban" => peers::soukoban_steps(),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())
