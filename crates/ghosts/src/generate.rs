@@ -6,6 +6,7 @@
 //! 2 x 2 rule still holds around it and the walls stay connected without it. Both checks
 //! only get harder as more cells open, so a refused cell is never tried again.
 
+use bitvec::prelude::{BitSlice, BitVec, bitvec};
 use grid_core::rng::SplitMix64;
 
 /// How much of a map's inside becomes corridor.
@@ -47,10 +48,10 @@ pub fn dataset(rng: &mut SplitMix64, spec: MapSpec) -> Option<String> {
         Density::Sparse => 35,
     };
     let target = (inside * percent / 100).max(2 * spec.ghosts);
-    let mut open = vec![false; width * height];
-    let mut refused = vec![false; width * height];
+    let mut open: BitVec = bitvec![0; width * height];
+    let mut refused: BitVec = bitvec![0; width * height];
     let first = (rng.between(1, height - 2)) * width + rng.between(1, width - 2);
-    open[first] = true;
+    open.set(first, true);
     let mut corridor = vec![first];
     while corridor.len() < target {
         let candidates: Vec<usize> = (0..width * height)
@@ -61,19 +62,19 @@ pub fn dataset(rng: &mut SplitMix64, spec: MapSpec) -> Option<String> {
             break;
         }
         let cell = candidates[rng.below(candidates.len())];
-        open[cell] = true;
+        open.set(cell, true);
         if squares_keep_a_wall(&open, cell, width) && walls_connected(&open, width, height) {
             corridor.push(cell);
         } else {
-            open[cell] = false;
-            refused[cell] = true;
+            open.set(cell, false);
+            refused.set(cell, true);
         }
     }
     if corridor.len() < 2 * spec.ghosts {
         return None;
     }
     rng.shuffle(&mut corridor);
-    let mut chars: Vec<u8> = open.iter().map(|&o| if o { b' ' } else { b'#' }).collect();
+    let mut chars: Vec<u8> = open.iter().map(|o| if *o { b' ' } else { b'#' }).collect();
     for g in 0..spec.ghosts {
         chars[corridor[2 * g]] = b'a' + g as u8;
         chars[corridor[2 * g + 1]] = b'A' + g as u8;
@@ -153,7 +154,7 @@ fn neighbours(i: usize, width: usize) -> [usize; 4] {
 }
 
 /// Every 2 x 2 square containing `cell` still holds a wall.
-fn squares_keep_a_wall(open: &[bool], cell: usize, width: usize) -> bool {
+fn squares_keep_a_wall(open: &BitSlice, cell: usize, width: usize) -> bool {
     let corners = [cell - width - 1, cell - width, cell - 1, cell];
     corners.iter().all(|&top_left| {
         [0, 1, width, width + 1]
@@ -163,11 +164,11 @@ fn squares_keep_a_wall(open: &[bool], cell: usize, width: usize) -> bool {
 }
 
 /// The walls form one 4-connected piece.
-fn walls_connected(open: &[bool], width: usize, height: usize) -> bool {
-    let total = open.iter().filter(|&&o| !o).count();
-    let mut seen = vec![false; open.len()];
+fn walls_connected(open: &BitSlice, width: usize, height: usize) -> bool {
+    let total = open.count_zeros();
+    let mut seen: BitVec = bitvec![0; open.len()];
     let mut stack = vec![0usize]; // the top-left corner is border wall
-    seen[0] = true;
+    seen.set(0, true);
     let mut count = 0;
     while let Some(i) = stack.pop() {
         count += 1;
@@ -180,7 +181,7 @@ fn walls_connected(open: &[bool], width: usize, height: usize) -> bool {
         ];
         for n in around.into_iter().flatten() {
             if !open[n] && !seen[n] {
-                seen[n] = true;
+                seen.set(n, true);
                 stack.push(n);
             }
         }
@@ -206,7 +207,7 @@ mod tests {
                 };
                 let text = dataset(&mut rng, spec).unwrap();
                 let rows: Vec<&[u8]> = text.lines().skip(1).map(str::as_bytes).collect();
-                let open: Vec<bool> = rows
+                let open: BitVec = rows
                     .iter()
                     .flat_map(|r| r.iter().map(|&b| b != b'#'))
                     .collect();

@@ -10,9 +10,11 @@ use ghosts::plan::{BadPlan, check_plan};
 use ghosts::{Dataset, read_dataset, solve};
 use grid_core::rng::SplitMix64;
 use grid_core::{CaseReader, CellId};
+use itertools::Itertools;
 
-/// Plain breadth-first search over every joint placement: all 5^n combinations of moves,
-/// kept when no two ghosts end on one cell and no two swap.
+/// Plain breadth-first search over every joint placement: all 5^n combinations of moves
+/// (the cartesian product of each ghost's moves), kept when no two ghosts end on one cell
+/// and no two swap.
 fn reference_steps(dataset: &Dataset) -> Option<u32> {
     let grid = &dataset.grid;
     let moves = |cell: CellId| -> Vec<CellId> {
@@ -29,19 +31,10 @@ fn reference_steps(dataset: &Dataset) -> Option<u32> {
         if placement == dataset.homes {
             return Some(steps);
         }
-        let mut next: Vec<Vec<CellId>> = vec![Vec::new()];
-        for &cell in &placement {
-            next = next
-                .into_iter()
-                .flat_map(|partial| {
-                    moves(cell).into_iter().map(move |m| {
-                        let mut p = partial.clone();
-                        p.push(m);
-                        p
-                    })
-                })
-                .collect();
-        }
+        let next = placement
+            .iter()
+            .map(|&cell| moves(cell))
+            .multi_cartesian_product();
         for after in next {
             let n = after.len();
             let legal = (0..n).all(|i| {
