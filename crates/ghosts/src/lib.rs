@@ -89,7 +89,11 @@ pub fn run(
                     1,
                     ErrorKind::OverBudget {
                         budget_mib: e.budget_mib,
-                        detail: format!("{} placements stored when it ran out", e.placements),
+                        detail: format!(
+                            "the search ran out after storing {} placement{}",
+                            e.placements,
+                            if e.placements == 1 { "" } else { "s" }
+                        ),
                     },
                 )
             })?;
