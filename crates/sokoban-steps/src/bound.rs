@@ -2,19 +2,30 @@
 //! A* heuristic) and from the start (to prune the path search).
 //!
 //! Why: every push is a step and every change of pushing direction costs a walk round the
-//! box of at least 2, 4 or 6 steps, which the 3 x 3 cells around the box tell
-//! ([`walk_at_least`]). The exact distance in the state graph with those cheap walk costs
-//! is a consistent lower bound of the real one (same edges, none dearer), and it is exact
-//! reachability too: a state it never reaches can never bring the box home, so an
-//! unsolvable level is answered without any walking search. Which sides of the box the
-//! player can reach without moving it is read from [`Blocks`] in O(1), and edge costs are
-//! at most 6, so Dial's buckets order the search in linear time.
+//! box. The 3 x 3 cells around the box give a first bound of that walk (2, 4 or 6 steps,
+//! [`walk_at_least`]); the walls the walk must go round give a far better one where walls
+//! come in long blocks, as between the rungs of a ladder ([`WallRings`]); corridors give
+//! another ([`SideWalks::at_least`]). The exact distance in the state graph with those
+//! cheaper walk costs is a consistent lower bound of the real one (same edges, none
+//! dearer), and it is exact reachability too: a state it never reaches can never bring the
+//! box home, so an unsolvable level is answered without any walking search. Which sides of
+//! the box the player can reach without moving it is read from [`Blocks`] in O(1), and
+//! edge costs are capped at 63 steps (a lower bound still), so Dial's buckets order the
+//! search in linear time.
 //!
 //! # Complexity
 //! O(cells) time and memory.
 
 use grid_core::blocks::Blocks;
 use grid_core::{CellId, Dir, Grid};
+
+use crate::walk::SideWalks;
+
+/// The dearest edge of the relaxed searches: longer walks count as this much (a lower
+/// bound still), so that Dial's buckets stay a small ring.
+const MAX_EDGE: u32 = 63;
+/// Dial's ring of buckets: more than [`MAX_EDGE`] of them.
+const RING: usize = 64;
 
 /// A count for a state that cannot reach (or be reached).
 pub const UNREACHED: u32 = u32::MAX;
@@ -71,19 +82,219 @@ pub fn walk_at_least(grid: &Grid, cell: CellId, from: Dir, to: Dir) -> u32 {
     }
 }
 
+/// The walls of a grid in 8-connected components, each with its bounding box, to bound
+/// walks round a box from below by the walls they must go round.
+///
+/// Why: the walk from side `from` to side `to` of a box, with the box's cell, is a closed
+/// 4-connected ring of floor cells, and no 8-connected set of walls crosses such a ring.
+/// The 8 cells round the box fall in two sectors between the ring's two sides, which the
+/// ring separates, so it encloses every wall of one sector (never the walls joined to the
+/// grid's border, the outside being wall). A ring enclosing an h x w box has at least
+/// 2 (h + w) + 4 steps, which gives the walk 2 (h + w) + 2: in a ladder, the walk round a
+/// rail or out of a rung must go round the whole block of wall between two rungs, which
+/// the 3 x 3 cells round the box never see.
+///
+/// # Complexity
+/// [`WallRings::new`]: O(height x width) time and memory; [`WallRings::walk_at_least`]: O(1).
+#[derive(Debug, Clone)]
+pub struct WallRings {
+    width: usize,
+    height: usize,
+    /// Per position (row-major): the wall component, or [`NOT_WALL`] for floor.
+    component: Vec<u32>,
+    /// Per component: rows and columns spanned, `(top, bottom, left, right)`, or `None`
+    /// for a component joined to the border.
+    boxes: Vec<Option<(usize, usize, usize, usize)>>,
+}
+
+/// Marks a floor position in [`WallRings`].
+const NOT_WALL: u32 = u32::MAX;
+
+/// The 8 cells round a cell, clockwise from north: (row offset, column offset).
+const AROUND: [(isize, isize); 8] = [
+    (-1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+];
+
+impl WallRings {
+    /// Labels the wall components of `grid`.
+    ///
+    /// # Complexity
+    /// O(height x width).
+    pub fn new(grid: &Grid) -> Self {
+        let (height, width) = (grid.height(), grid.width());
+        let mut component = vec![NOT_WALL; height * width];
+        let mut boxes = Vec::new();
+        let mut stack = Vec::new();
+        for start in 0..height * width {
+            let (row, col) = (start / width, start % width);
+            if component[start] != NOT_WALL || grid.cell(row, col).is_some() {
+                continue;
+            }
+            let id = boxes.len() as u32;
+            component[start] = id;
+            stack.push(start);
+            let (mut top, mut bottom, mut left, mut right) = (row, row, col, col);
+            while let Some(at) = stack.pop() {
+                let (row, col) = (at / width, at % width);
+                (top, bottom) = (top.min(row), bottom.max(row));
+                (left, right) = (left.min(col), right.max(col));
+                for (dr, dc) in AROUND {
+                    let (Some(r), Some(c)) =
+                        (row.checked_add_signed(dr), col.checked_add_signed(dc))
+                    else {
+                        continue;
+                    };
+                    if r >= height || c >= width {
+                        continue;
+                    }
+                    let next = r * width + c;
+                    if component[next] == NOT_WALL && grid.cell(r, c).is_none() {
+                        component[next] = id;
+                        stack.push(next);
+                    }
+                }
+            }
+            let on_border = top == 0 || left == 0 || bottom + 1 == height || right + 1 == width;
+            boxes.push((!on_border).then_some((top, bottom, left, right)));
+        }
+        WallRings {
+            width,
+            height,
+            component,
+            boxes,
+        }
+    }
+
+    /// A lower bound on the walk from side `from` to side `to` of a box on `cell` (two
+    /// different sides, both floor): the least walk round all the walls of one of the two
+    /// sectors between them, 0 when a sector has no wall.
+    ///
+    /// # Complexity
+    /// O(1).
+    pub fn walk_at_least(&self, grid: &Grid, cell: CellId, from: Dir, to: Dir) -> u32 {
+        self.walks_round(grid, cell)
+            .and_then(|bounds| {
+                PAIRS
+                    .iter()
+                    .zip(bounds)
+                    .find(|&(&(a, b), _)| (a, b) == (from, to) || (b, a) == (from, to))
+                    .map(|(_, bound)| bound)
+            })
+            .unwrap_or(0)
+    }
+
+    /// [`WallRings::walk_at_least`] for the six pairs of sides of `cell`, in the order of
+    /// [`PAIRS`]; `None` when no wall round `cell` could give more than 0.
+    ///
+    /// # Complexity
+    /// O(1).
+    pub fn walks_round(&self, grid: &Grid, cell: CellId) -> Option<[u32; 6]> {
+        /// What stands on one of the 8 cells round the box.
+        #[derive(Clone, Copy)]
+        enum Around {
+            Floor,
+            /// A wall joined to the border (or outside the grid).
+            Border,
+            /// A wall of an inner component spanning these rows and columns.
+            Inner((usize, usize, usize, usize)),
+        }
+        let (row, col) = grid.position(cell);
+        let mut around = [Around::Floor; 8];
+        let mut inner = false;
+        for (slot, (dr, dc)) in around.iter_mut().zip(AROUND) {
+            let (Some(r), Some(c)) = (row.checked_add_signed(dr), col.checked_add_signed(dc))
+            else {
+                *slot = Around::Border;
+                continue;
+            };
+            if r >= self.height || c >= self.width {
+                *slot = Around::Border;
+                continue;
+            }
+            let id = self.component[r * self.width + c];
+            if id != NOT_WALL {
+                *slot = match self.boxes[id as usize] {
+                    Some(span) => {
+                        inner = true;
+                        Around::Inner(span)
+                    }
+                    None => Around::Border,
+                };
+            }
+        }
+        if !inner {
+            return None;
+        }
+        // The least ring round every wall among the cells `first..last` (mod 8) round the
+        // box: `None` when one joins the border (the ring cannot enclose it).
+        let sector = |first: usize, last: usize| -> Option<u32> {
+            let mut span: Option<(usize, usize, usize, usize)> = None;
+            for k in first..last {
+                match around[k % 8] {
+                    Around::Floor => {}
+                    Around::Border => return None,
+                    Around::Inner((t, b, l, r)) => {
+                        span = Some(match span {
+                            None => (t, b, l, r),
+                            Some((t0, b0, l0, r0)) => (t0.min(t), b0.max(b), l0.min(l), r0.max(r)),
+                        });
+                    }
+                }
+            }
+            Some(span.map_or(0, |(t, b, l, r)| 2 * ((b - t + 1) + (r - l + 1)) as u32 + 2))
+        };
+        let at = |dir: Dir| match dir {
+            Dir::North => 0,
+            Dir::East => 2,
+            Dir::South => 4,
+            Dir::West => 6,
+        };
+        Some(PAIRS.map(|(from, to)| {
+            let (a, b) = (at(from).min(at(to)), at(from).max(at(to)));
+            match (sector(a + 1, b), sector(b + 1, a + 8)) {
+                (Some(x), Some(y)) => x.min(y),
+                (Some(x), None) | (None, Some(x)) => x,
+                (None, None) => 0,
+            }
+        }))
+    }
+}
+
+/// The six pairs of different sides, in the order of [`WallRings::walks_round`].
+pub const PAIRS: [(Dir, Dir); 6] = [
+    (Dir::North, Dir::South),
+    (Dir::North, Dir::West),
+    (Dir::North, Dir::East),
+    (Dir::South, Dir::West),
+    (Dir::South, Dir::East),
+    (Dir::West, Dir::East),
+];
+
 /// For every state, a lower bound on the steps still needed to bring the box onto
 /// `target`: 0 with the box on the target; [`UNREACHED`] exactly where no sequence of
 /// pushes brings it home.
 ///
 /// # Complexity
 /// O(cells).
-pub fn steps_to_target_at_least(grid: &Grid, blocks: &Blocks, target: CellId) -> Vec<u32> {
+pub fn steps_to_target_at_least(
+    grid: &Grid,
+    blocks: &Blocks,
+    walks: &SideWalks,
+    target: CellId,
+) -> Vec<u32> {
     let seeds: Vec<(usize, u32)> = Dir::ALL
         .into_iter()
         .filter(|&side| grid.neighbour(target, side).is_some())
         .map(|side| (state(target, side), 0))
         .collect();
-    relaxed_search(grid, blocks, &seeds, false, None)
+    relaxed_search(grid, blocks, walks, &seeds, false, None)
 }
 
 /// For every state, a lower bound on the steps from the start, the player reaching the
@@ -95,19 +306,21 @@ pub fn steps_to_target_at_least(grid: &Grid, blocks: &Blocks, target: CellId) ->
 pub fn steps_from_start_at_least(
     grid: &Grid,
     blocks: &Blocks,
+    walks: &SideWalks,
     seeds: &[(usize, u32)],
     target: CellId,
 ) -> Vec<u32> {
-    relaxed_search(grid, blocks, seeds, true, Some(target))
+    relaxed_search(grid, blocks, walks, seeds, true, Some(target))
 }
 
 /// Dijkstra over the states with pushes costing 1 and walks [`walk_at_least`], forwards or
 /// backwards from the seeds (each with its starting distance), states with the box on
-/// `stop` never left. Dial's buckets: a ring of 8 (edges cost at most 6), the seeds fed in
+/// `stop` never left. Dial's buckets: a ring of [`RING`] (edges capped at [`MAX_EDGE`]), the seeds fed in
 /// when the search reaches their distance.
 fn relaxed_search(
     grid: &Grid,
     blocks: &Blocks,
+    walks: &SideWalks,
     seeds: &[(usize, u32)],
     forward: bool,
     stop: Option<CellId>,
@@ -115,7 +328,7 @@ fn relaxed_search(
     let mut dist = vec![UNREACHED; grid.cell_count() * 4];
     let mut seeds = seeds.to_vec();
     seeds.sort_by_key(|&(_, d)| std::cmp::Reverse(d));
-    let mut buckets: [Vec<u32>; 8] = Default::default();
+    let mut buckets: [Vec<u32>; RING] = std::array::from_fn(|_| Vec::new());
     let mut queued = 0usize;
     let mut current = 0u32;
     loop {
@@ -123,7 +336,7 @@ fn relaxed_search(
             let Some((s, d)) = seeds.pop() else { break };
             if d < dist[s] {
                 dist[s] = d;
-                buckets[(d % 8) as usize].push(s as u32);
+                buckets[(d % RING as u32) as usize].push(s as u32);
                 queued += 1;
             }
         }
@@ -136,7 +349,7 @@ fn relaxed_search(
                 None => break,
             }
         }
-        let slot = (current % 8) as usize;
+        let slot = (current % RING as u32) as usize;
         while let Some(s) = buckets[slot].pop() {
             queued -= 1;
             let s = s as usize;
@@ -147,10 +360,10 @@ fn relaxed_search(
             if stop == Some(cell) {
                 continue;
             }
-            let mut relax = |t: usize, cost: u32, buckets: &mut [Vec<u32>; 8]| {
+            let mut relax = |t: usize, cost: u32, buckets: &mut [Vec<u32>; RING]| {
                 if current + cost < dist[t] {
                     dist[t] = current + cost;
-                    buckets[((current + cost) % 8) as usize].push(t as u32);
+                    buckets[((current + cost) % RING as u32) as usize].push(t as u32);
                     queued += 1;
                 }
             };
@@ -170,11 +383,8 @@ fn relaxed_search(
             }
             for other in Dir::ALL {
                 if other != side && blocks.connected_around(cell, side, other) {
-                    relax(
-                        state(cell, other),
-                        walk_at_least(grid, cell, side, other),
-                        &mut buckets,
-                    );
+                    let walk = walks.at_least(cell, side, other).min(MAX_EDGE);
+                    relax(state(cell, other), walk, &mut buckets);
                 }
             }
         }
@@ -186,24 +396,42 @@ fn relaxed_search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::walk::SideWalks;
     use grid_core::rng::SplitMix64;
 
     #[test]
-    fn local_walk_bound_never_exceeds_the_walk() {
+    fn walk_bounds_never_exceed_the_walk() {
         let mut rng = SplitMix64::new(11);
-        for _ in 0..300 {
-            let (height, width) = (rng.between(1, 7), rng.between(1, 7));
-            let open: Vec<bool> = (0..height * width).map(|_| !rng.percent(30)).collect();
+        for round in 0..600 {
+            let (height, width) = (rng.between(1, 9), rng.between(1, 9));
+            let wall_percent = [15, 30, 45][round % 3];
+            let open: Vec<bool> = (0..height * width)
+                .map(|_| !rng.percent(wall_percent))
+                .collect();
             let grid = Grid::new(height, width, |r, c| open[r * width + c]);
             let blocks = Blocks::new(&grid);
-            let mut walks = SideWalks::new(&grid);
+            let mut walks = SideWalks::new(&grid, &blocks);
+            let fresh = walks.clone();
+            let rings = WallRings::new(&grid);
             for cell in grid.cells() {
                 for from in Dir::ALL {
                     for to in Dir::ALL {
                         if let Some(walk) = walks.between(&grid, &blocks, cell, from, to) {
                             let bound = walk_at_least(&grid, cell, from, to);
                             assert!(bound <= walk, "{:?} {from:?}->{to:?}", grid.position(cell));
+                            if from != to {
+                                let prepared = fresh.at_least(cell, from, to);
+                                assert!(
+                                    prepared <= walk,
+                                    "{:?} {from:?}->{to:?}",
+                                    grid.position(cell)
+                                );
+                                let rings = rings.walk_at_least(&grid, cell, from, to);
+                                assert!(
+                                    rings <= walk,
+                                    "{:?} {from:?}->{to:?}",
+                                    grid.position(cell)
+                                );
+                            }
                             if bound == 2 || (bound == 4 && from.opposite() == to) {
                                 assert_eq!(bound, walk, "free corners make the bound exact");
                             }

@@ -121,7 +121,8 @@ impl Solver<'_> {
         let grid = puzzle.grid();
         let target = puzzle.target();
         let seeds = self.first_sides();
-        let so_far_at_least = steps_from_start_at_least(grid, &self.blocks, &seeds, target);
+        let so_far_at_least =
+            steps_from_start_at_least(grid, &self.blocks, &self.walks, &seeds, target);
         // A lower bound on the steps from the start to a state: exact where the forward
         // search expanded it; elsewhere the relaxed forward distance, and, as the state was
         // not expanded, with a consistent heuristic: steps + bound still needed >= optimum.
