@@ -100,15 +100,17 @@ pub fn walk_at_least(grid: &Grid, cell: CellId, from: Dir, to: Dir) -> u32 {
 pub struct WallRings {
     width: usize,
     height: usize,
-    /// Per position (row-major): the wall component, or [`NOT_WALL`] for floor.
+    /// Per position (row-major): [`FLOOR`], [`BORDER`] for a wall joined to the border,
+    /// otherwise the wall's component.
     component: Vec<u32>,
-    /// Per component: rows and columns spanned, `(top, bottom, left, right)`, or `None`
-    /// for a component joined to the border.
-    boxes: Vec<Option<(usize, usize, usize, usize)>>,
+    /// Per component: the rows and columns it spans, `[top, bottom, left, right]`.
+    spans: Vec<[u32; 4]>,
 }
 
 /// Marks a floor position in [`WallRings`].
-const NOT_WALL: u32 = u32::MAX;
+const FLOOR: u32 = u32::MAX - 1;
+/// Marks, in [`WallRings`], a wall that no ring can enclose.
+const BORDER: u32 = u32::MAX;
 
 /// The 8 cells round a cell, clockwise from north: (row offset, column offset).
 const AROUND: [(isize, isize); 8] = [
@@ -123,25 +125,27 @@ const AROUND: [(isize, isize); 8] = [
 ];
 
 impl WallRings {
-    /// Labels the wall components of `grid`.
+    /// Labels the wall components of `grid` with the least walk round each.
     ///
     /// # Complexity
     /// O(height x width).
     pub fn new(grid: &Grid) -> Self {
         let (height, width) = (grid.height(), grid.width());
-        let mut component = vec![NOT_WALL; height * width];
-        let mut boxes = Vec::new();
-        let mut stack = Vec::new();
+        let mut component = vec![FLOOR; height * width];
+        let mut spans = Vec::new();
+        let mut seen = vec![false; height * width];
+        let (mut stack, mut members) = (Vec::new(), Vec::new());
         for start in 0..height * width {
             let (row, col) = (start / width, start % width);
-            if component[start] != NOT_WALL || grid.cell(row, col).is_some() {
+            if seen[start] || grid.cell(row, col).is_some() {
                 continue;
             }
-            let id = boxes.len() as u32;
-            component[start] = id;
+            seen[start] = true;
             stack.push(start);
+            members.clear();
             let (mut top, mut bottom, mut left, mut right) = (row, row, col, col);
             while let Some(at) = stack.pop() {
+                members.push(at);
                 let (row, col) = (at / width, at % width);
                 (top, bottom) = (top.min(row), bottom.max(row));
                 (left, right) = (left.min(col), right.max(col));
@@ -151,24 +155,29 @@ impl WallRings {
                     else {
                         continue;
                     };
-                    if r >= height || c >= width {
-                        continue;
-                    }
-                    let next = r * width + c;
-                    if component[next] == NOT_WALL && grid.cell(r, c).is_none() {
-                        component[next] = id;
-                        stack.push(next);
+                    if r < height && c < width && !seen[r * width + c] && grid.cell(r, c).is_none()
+                    {
+                        seen[r * width + c] = true;
+                        stack.push(r * width + c);
                     }
                 }
             }
             let on_border = top == 0 || left == 0 || bottom + 1 == height || right + 1 == width;
-            boxes.push((!on_border).then_some((top, bottom, left, right)));
+            let id = if on_border {
+                BORDER
+            } else {
+                spans.push([top, bottom, left, right].map(|x| x as u32));
+                (spans.len() - 1) as u32
+            };
+            for &at in &members {
+                component[at] = id;
+            }
         }
         WallRings {
             width,
             height,
             component,
-            boxes,
+            spans,
         }
     }
 
@@ -179,91 +188,85 @@ impl WallRings {
     /// # Complexity
     /// O(1).
     pub fn walk_at_least(&self, grid: &Grid, cell: CellId, from: Dir, to: Dir) -> u32 {
-        self.walks_round(grid, cell)
-            .and_then(|bounds| {
-                PAIRS
-                    .iter()
-                    .zip(bounds)
-                    .find(|&(&(a, b), _)| (a, b) == (from, to) || (b, a) == (from, to))
-                    .map(|(_, bound)| bound)
-            })
-            .unwrap_or(0)
+        let bounds = self.walks_round(grid, cell);
+        PAIRS
+            .iter()
+            .zip(bounds)
+            .find(|&(&(a, b), _)| (a, b) == (from, to) || (b, a) == (from, to))
+            .map_or(0, |(_, bound)| bound)
     }
 
     /// [`WallRings::walk_at_least`] for the six pairs of sides of `cell`, in the order of
-    /// [`PAIRS`]; `None` when no wall round `cell` could give more than 0.
+    /// [`PAIRS`].
     ///
     /// # Complexity
     /// O(1).
-    pub fn walks_round(&self, grid: &Grid, cell: CellId) -> Option<[u32; 6]> {
-        /// What stands on one of the 8 cells round the box.
-        #[derive(Clone, Copy)]
-        enum Around {
-            Floor,
-            /// A wall joined to the border (or outside the grid).
-            Border,
-            /// A wall of an inner component spanning these rows and columns.
-            Inner((usize, usize, usize, usize)),
-        }
+    pub fn walks_round(&self, grid: &Grid, cell: CellId) -> [u32; 6] {
         let (row, col) = grid.position(cell);
-        let mut around = [Around::Floor; 8];
-        let mut inner = false;
-        for (slot, (dr, dc)) in around.iter_mut().zip(AROUND) {
-            let (Some(r), Some(c)) = (row.checked_add_signed(dr), col.checked_add_signed(dc))
-            else {
-                *slot = Around::Border;
-                continue;
-            };
-            if r >= self.height || c >= self.width {
-                *slot = Around::Border;
-                continue;
+        let mut around = [BORDER; 8];
+        for (id, (dr, dc)) in around.iter_mut().zip(AROUND) {
+            if let (Some(r), Some(c)) = (row.checked_add_signed(dr), col.checked_add_signed(dc)) {
+                if r < self.height && c < self.width {
+                    *id = self.component[r * self.width + c];
+                }
             }
-            let id = self.component[r * self.width + c];
-            if id != NOT_WALL {
-                *slot = match self.boxes[id as usize] {
-                    Some(span) => {
-                        inner = true;
-                        Around::Inner(span)
-                    }
-                    None => Around::Border,
-                };
+        }
+        // Per cell round the box: the span of its inner wall (empty for floor), and which
+        // of them are walls joined to the border.
+        const EMPTY: [u32; 4] = [u32::MAX, 0, u32::MAX, 0];
+        let mut spans = [EMPTY; 8];
+        let (mut border, mut inner) = (0u32, false);
+        for (k, &id) in around.iter().enumerate() {
+            match id {
+                FLOOR => {}
+                BORDER => border |= 1 << k,
+                id => {
+                    spans[k] = self.spans[id as usize];
+                    inner = true;
+                }
             }
         }
         if !inner {
-            return None;
+            return [0; 6];
         }
         // The least ring round every wall among the cells `first..last` (mod 8) round the
-        // box: `None` when one joins the border (the ring cannot enclose it).
-        let sector = |first: usize, last: usize| -> Option<u32> {
-            let mut span: Option<(usize, usize, usize, usize)> = None;
+        // box: BORDER when one joins the border (no ring can enclose it).
+        let sector = |first: usize, last: usize| -> u32 {
+            let mut span = EMPTY;
             for k in first..last {
-                match around[k % 8] {
-                    Around::Floor => {}
-                    Around::Border => return None,
-                    Around::Inner((t, b, l, r)) => {
-                        span = Some(match span {
-                            None => (t, b, l, r),
-                            Some((t0, b0, l0, r0)) => (t0.min(t), b0.max(b), l0.min(l), r0.max(r)),
-                        });
-                    }
+                let k = k % 8;
+                if border & (1 << k) != 0 {
+                    return BORDER;
                 }
+                let [t, b, l, r] = spans[k];
+                span = [
+                    span[0].min(t),
+                    span[1].max(b),
+                    span[2].min(l),
+                    span[3].max(r),
+                ];
             }
-            Some(span.map_or(0, |(t, b, l, r)| 2 * ((b - t + 1) + (r - l + 1)) as u32 + 2))
+            let [t, b, l, r] = span;
+            if t == u32::MAX {
+                0
+            } else {
+                2 * ((b - t + 1) + (r - l + 1)) + 2
+            }
         };
+        // The positions of N, E, S, W in `AROUND`.
         let at = |dir: Dir| match dir {
             Dir::North => 0,
             Dir::East => 2,
             Dir::South => 4,
             Dir::West => 6,
         };
-        Some(PAIRS.map(|(from, to)| {
+        let mut bounds = [0; 6];
+        for (bound, (from, to)) in bounds.iter_mut().zip(PAIRS) {
             let (a, b) = (at(from).min(at(to)), at(from).max(at(to)));
-            match (sector(a + 1, b), sector(b + 1, a + 8)) {
-                (Some(x), Some(y)) => x.min(y),
-                (Some(x), None) | (None, Some(x)) => x,
-                (None, None) => 0,
-            }
-        }))
+            let least = sector(a + 1, b).min(sector(b + 1, a + 8));
+            *bound = if least == BORDER { 0 } else { least };
+        }
+        bounds
     }
 }
 

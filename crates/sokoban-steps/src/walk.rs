@@ -109,9 +109,18 @@ impl SideWalks {
     /// Numbers the corridors and the places of their cells.
     fn find_corridors(&mut self, grid: &Grid, blocks: &Blocks) {
         let two_sides = |cell: CellId| -> Option<[Dir; 2]> {
-            let mut sides = grid.neighbours(cell).map(|(dir, _)| dir);
-            let (a, b) = (sides.next()?, sides.next()?);
-            sides.next().is_none().then_some([a, b])
+            let mut sides = [Dir::North; 2];
+            let mut count = 0;
+            for dir in Dir::ALL {
+                if grid.neighbour(cell, dir).is_some() {
+                    if count == 2 {
+                        return None;
+                    }
+                    sides[count] = dir;
+                    count += 1;
+                }
+            }
+            (count == 2).then_some(sides)
         };
         let mut branches: [Vec<CellId>; 2] = Default::default();
         for start in grid.cells() {
@@ -276,13 +285,24 @@ impl SideWalks {
             }
         }
         for cell in grid.cells() {
-            let round = rings.walks_round(grid, cell);
             let id = self.corridor_of[cell.index()];
+            // Long blocks of wall make corridors; elsewhere (open rooms) the walls round a
+            // box are scattered and the rings seldom beat the local bound, so spare their
+            // cost there.
+            let near_corridor = id != NO_CORRIDOR
+                || grid
+                    .neighbours(cell)
+                    .any(|(_, next)| self.corridor_of[next.index()] != NO_CORRIDOR);
+            let round = if near_corridor {
+                rings.walks_round(grid, cell)
+            } else {
+                [0; 6]
+            };
             for (slot, (from, to)) in PAIRS.into_iter().enumerate() {
                 if !blocks.connected_around(cell, from, to) {
                     continue;
                 }
-                let rings = round.map_or(0, |bounds| bounds[slot]);
+                let rings = round[slot];
                 if id != NO_CORRIDOR {
                     let corridor = &mut self.corridors[id as usize];
                     corridor.at_least = corridor.at_least.max(rings);
