@@ -40,7 +40,7 @@ use grid_core::limits::{DEFAULT_MEMORY_MIB, Limits};
 use grid_core::{CaseReader, ErrorKind, ParseError, RunError};
 
 pub use parse::{Dataset, read_dataset, read_dataset_within};
-pub use search::{Plan, Solution, Solver, solve};
+pub use search::{Plan, Solution, solve};
 
 /// What the program prints and how far it may go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,15 +75,13 @@ pub fn run(
     options: &Options,
 ) -> Result<(), RunError> {
     let mut reader = CaseReader::new(input);
-    let mut solver = Solver::new();
     let limits = Limits {
         max_cells: options.max_cells,
         memory_mib: options.memory_mib,
     };
     while let Some(dataset) = read_dataset_within(&mut reader, limits)? {
-        let solution = solver
-            .solve(&dataset, options.plan || options.show, options.memory_mib)
-            .map_err(|e| {
+        let solution =
+            solve(&dataset, options.plan || options.show, options.memory_mib).map_err(|e| {
                 ParseError::at(
                     dataset.header_line,
                     1,

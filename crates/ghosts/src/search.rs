@@ -9,15 +9,15 @@
 //! successors in the current layer, so the many successors with a larger f are never
 //! stored.
 //!
-//! Visited placements: when C^n is small (the classic 16 x 16, 3-ghost maps have about
-//! 110^3 = 1.3 M placements) a direct table indexed by the placement, kept by the
-//! [`Solver`] from one dataset to the next and never cleared: an entry counts only if it
-//! points at a stored node with the same placement. Larger spaces use an open-addressing
-//! hash set, so memory follows the placements the search touches, not C^n.
+//! Visited placements live in an open-addressing hash set that keeps each key beside its
+//! node index, so memory follows the placements the search touches (not C^n) and a probe
+//! touches one cache line. (A direct table indexed by the placement, 5 MiB for the
+//! classic maps and reused across datasets, measured 15 % slower on the bench's dense
+//! maps, as its random accesses miss the cache.)
 //!
 //! # Complexity
-//! O(E x 5^n) time for E expansions (each enumerates at most 5^n moves) and O(E) memory
-//! besides the direct table; E is at most C^n and far smaller in practice (see the bench).
+//! O(E x 5^n) time for E expansions (each enumerates at most 5^n moves) and O(E) memory;
+//! E is at most C^n and far smaller in practice (see the bench).
 
 use grid_core::CellId;
 
@@ -49,9 +49,6 @@ pub struct OverBudget {
     pub placements: usize,
 }
 
-/// Largest direct table of visited placements, in entries (4 bytes each).
-const DIRECT_ENTRIES: u64 = 1 << 21;
-
 /// One-ghost-bound expansions a search may spend before it pays for pair tables, per
 /// pair-table state. Building a pair table costs about as much as expanding one placement
 /// per 4 of its C^2 states, so waiting until the search has spent that much keeps the
@@ -59,105 +56,63 @@ const DIRECT_ENTRIES: u64 = 1 << 21;
 /// the bench's dense maps, most searches finish well before.
 const PAIR_STATES_PER_EXPANSION: u64 = 4;
 
-/// Solves datasets one after another, reusing its tables between them.
-#[derive(Debug, Default)]
-pub struct Solver {
-    /// Direct table of visited placements; never cleared (see the module docs).
-    /// An entry is a node index; it counts only if that node holds the same placement.
-    direct: Vec<u32>,
-}
-
-/// Solves `dataset` exactly within `budget_mib` MiB of search memory (one-off; a
-/// [`Solver`] is faster for many datasets).
+/// Solves `dataset` exactly within `budget_mib` MiB of search memory.
+///
+/// # Complexity
+/// See the module documentation.
 pub fn solve(dataset: &Dataset, want_plan: bool, budget_mib: u64) -> Result<Solution, OverBudget> {
-    Solver::default().solve(dataset, want_plan, budget_mib)
-}
-
-impl Solver {
-    /// A solver with empty tables.
-    pub fn new() -> Self {
-        Solver::default()
-    }
-
-    /// Solves `dataset` exactly within `budget_mib` MiB of search memory.
-    ///
-    /// # Complexity
-    /// See the module documentation.
-    pub fn solve(
-        &mut self,
-        dataset: &Dataset,
-        want_plan: bool,
-        budget_mib: u64,
-    ) -> Result<Solution, OverBudget> {
-        let n = dataset.starts.len();
-        let cells = dataset.grid.cell_count();
-        if dataset.starts == dataset.homes {
-            return Ok(Solution {
-                steps: Some(0),
-                plan: want_plan.then(Vec::new),
-                expanded: 0,
-            });
-        }
-        let options = Options::new(&dataset.grid);
-        let mut heuristic = Heuristic::singles(&dataset.grid, &dataset.homes);
-        let budget_bytes = budget_mib.saturating_mul(1 << 20);
-        let pair_count = (n * n.saturating_sub(1) / 2) as u64;
-        let pair_states = pair_count.saturating_mul((cells as u64).saturating_pow(2));
-        let pairs_affordable = n >= 2 && pair_states.saturating_mul(2) <= budget_bytes / 4;
-        // Two ghosts: the pair table is the exact answer, no reason to wait.
-        if n == 2 && pairs_affordable {
-            heuristic.add_pairs(&options, cells, &dataset.homes);
-        }
-        let layout = Layout::new(n, cells);
-        let direct_entries = layout
-            .radix_space()
-            .filter(|&space| space <= DIRECT_ENTRIES);
-        let mut bytes =
-            budget_bytes.saturating_sub(if pairs_affordable { pair_states * 2 } else { 0 });
-        if let Some(space) = direct_entries {
-            bytes = bytes.saturating_sub(space * 4);
-            if self.direct.len() < space as usize {
-                // Any content is valid (entries are checked against the nodes), so the
-                // old table goes first and the new one comes zeroed from the allocator:
-                // its pages cost memory only once the search touches them.
-                self.direct = Vec::new();
-                self.direct = vec![0; space as usize];
-            }
-        }
-        let context = Context {
-            layout,
-            options: &options,
-            budget_mib,
-            max_nodes: 0,
-            expansions_before_pairs: if pairs_affordable && !heuristic.has_pairs() {
-                (pair_states / PAIR_STATES_PER_EXPANSION).max(1_000) as usize
-            } else {
-                usize::MAX
-            },
-        };
-        let direct = direct_entries.map(|_| self.direct.as_mut_slice());
-        let mut outcome = context.dispatch(dataset, &heuristic, want_plan, bytes, direct)?;
-        if outcome.is_none() {
-            heuristic.add_pairs(&options, cells, &dataset.homes);
-            let context = Context {
-                expansions_before_pairs: usize::MAX,
-                ..context
-            };
-            let direct = direct_entries.map(|_| self.direct.as_mut_slice());
-            outcome = context.dispatch(dataset, &heuristic, want_plan, bytes, direct)?;
-        }
-        // A search that may not stop for pairs always finishes.
-        Ok(outcome.unwrap_or(Solution {
-            steps: None,
-            plan: None,
+    let n = dataset.starts.len();
+    let cells = dataset.grid.cell_count();
+    if dataset.starts == dataset.homes {
+        return Ok(Solution {
+            steps: Some(0),
+            plan: want_plan.then(Vec::new),
             expanded: 0,
-        }))
+        });
     }
+    let options = Options::new(&dataset.grid);
+    let mut heuristic = Heuristic::singles(&dataset.grid, &dataset.homes);
+    let budget_bytes = budget_mib.saturating_mul(1 << 20);
+    let pair_count = (n * n.saturating_sub(1) / 2) as u64;
+    let pair_states = pair_count.saturating_mul((cells as u64).saturating_pow(2));
+    let pairs_affordable = n >= 2 && pair_states.saturating_mul(2) <= budget_bytes / 4;
+    // Two ghosts: the pair table is the exact answer, no reason to wait.
+    if n == 2 && pairs_affordable {
+        heuristic.add_pairs(&dataset.grid, &options, &dataset.homes);
+    }
+    let layout = Layout::new(n, cells);
+    let bytes = budget_bytes.saturating_sub(if pairs_affordable { pair_states * 2 } else { 0 });
+    let context = Context {
+        layout,
+        options: &options,
+        budget_mib,
+        max_nodes: 0,
+        expansions_before_pairs: if pairs_affordable && !heuristic.has_pairs() {
+            (pair_states / PAIR_STATES_PER_EXPANSION).max(1_000) as usize
+        } else {
+            usize::MAX
+        },
+    };
+    let mut outcome = context.dispatch(dataset, &heuristic, want_plan, bytes)?;
+    if outcome.is_none() {
+        heuristic.add_pairs(&dataset.grid, &options, &dataset.homes);
+        let context = Context {
+            expansions_before_pairs: usize::MAX,
+            ..context
+        };
+        outcome = context.dispatch(dataset, &heuristic, want_plan, bytes)?;
+    }
+    // A search that may not stop for pairs always finishes.
+    Ok(outcome.unwrap_or(Solution {
+        steps: None,
+        plan: None,
+        expanded: 0,
+    }))
 }
 
 /// How a placement becomes a key. When C^n fits in 64 bits the key is the placement read
-/// as a number in base C (dense: it can index the direct table); otherwise each ghost
-/// gets `bits` bits at a precomputed word and shift.
+/// as a number in base C (one word for up to 9 ghosts on the classic maps); otherwise each
+/// ghost gets `bits` bits at a precomputed word and shift.
 #[derive(Debug, Clone, Copy)]
 struct Layout {
     ghosts: usize,
@@ -170,6 +125,9 @@ struct Layout {
 
 /// Ghosts a placement can hold (letters a-z).
 const MAX_GHOSTS: usize = crate::parse::MAX_GHOSTS as usize;
+
+/// Ghost counts up to this use small scratch arrays in [`Search::successors`].
+const FEW_GHOSTS: usize = 4;
 
 impl Layout {
     fn new(ghosts: usize, cells: usize) -> Self {
@@ -193,11 +151,6 @@ impl Layout {
             word,
             shift,
         }
-    }
-
-    /// C^n when keys are base-C numbers.
-    fn radix_space(&self) -> Option<u64> {
-        self.radix.then(|| self.cells.pow(self.ghosts as u32))
     }
 
     /// 64-bit words a key needs.
@@ -260,7 +213,6 @@ impl Context<'_> {
         heuristic: &Heuristic,
         want_plan: bool,
         bytes: u64,
-        direct: Option<&mut [u32]>,
     ) -> Result<Option<Solution>, OverBudget> {
         macro_rules! run {
             ($k:literal) => {{
@@ -271,8 +223,7 @@ impl Context<'_> {
                 let max_nodes = usize::try_from(bytes / per_node)
                     .unwrap_or(usize::MAX)
                     .min(EMPTY as usize - 1);
-                Search::<$k>::new(Context { max_nodes, ..self }, heuristic, direct)
-                    .run(dataset, want_plan)
+                Search::<$k>::new(Context { max_nodes, ..self }, heuristic).run(dataset, want_plan)
             }};
         }
         match self.layout.words() {
@@ -307,12 +258,25 @@ struct Search<'a, const K: usize> {
     context: Context<'a>,
     heuristic: &'a Heuristic,
     nodes: Vec<Node<K>>,
-    /// The direct table (base-C keys), when the placement space is small.
-    direct: Option<&'a mut [u32]>,
-    /// Otherwise open addressing with linear probing: node indices, `EMPTY` if free.
-    table: Vec<u32>,
+    /// Open addressing with linear probing. Each slot holds the key beside the
+    /// node index, so a probe reads one cache line instead of chasing into the nodes.
+    table: Vec<Slot<K>>,
     /// Open nodes by f = steps + bound.
     buckets: Vec<Vec<u32>>,
+}
+
+/// A slot of the hash set: a placement and its node, or `index == EMPTY` when free.
+#[derive(Debug, Clone, Copy)]
+struct Slot<const K: usize> {
+    key: [u64; K],
+    index: u32,
+}
+
+impl<const K: usize> Slot<K> {
+    const FREE: Self = Slot {
+        key: [0; K],
+        index: EMPTY,
+    };
 }
 
 #[inline]
@@ -326,17 +290,12 @@ fn hash<const K: usize>(key: &[u64; K]) -> u64 {
 }
 
 impl<'a, const K: usize> Search<'a, K> {
-    fn new(context: Context<'a>, heuristic: &'a Heuristic, direct: Option<&'a mut [u32]>) -> Self {
-        let table = if direct.is_some() {
-            Vec::new()
-        } else {
-            vec![EMPTY; 1024]
-        };
+    fn new(context: Context<'a>, heuristic: &'a Heuristic) -> Self {
+        let table = vec![Slot::FREE; 256];
         Search {
             context,
             heuristic,
             nodes: Vec::new(),
-            direct,
             table,
             buckets: Vec::new(),
         }
@@ -358,27 +317,20 @@ impl<'a, const K: usize> Search<'a, K> {
     #[inline(always)]
     fn find_or_insert(&mut self, key: [u64; K], steps: u32, parent: u32) -> (u32, bool) {
         let index = self.nodes.len() as u32;
-        if let Some(direct) = self.direct.as_deref_mut() {
-            let slot = &mut direct[key[0] as usize];
-            let known = *slot as usize;
-            if known < self.nodes.len() && self.nodes[known].key == key {
-                return (known as u32, false);
-            }
-            *slot = index;
-        } else {
+        {
             let mask = self.table.len() - 1;
             let mut slot = (hash(&key) as usize) & mask;
             loop {
                 let known = self.table[slot];
-                if known == EMPTY {
+                if known.index == EMPTY {
                     break;
                 }
-                if self.nodes[known as usize].key == key {
-                    return (known, false);
+                if known.key == key {
+                    return (known.index, false);
                 }
                 slot = (slot + 1) & mask;
             }
-            self.table[slot] = index;
+            self.table[slot] = Slot { key, index };
         }
         self.nodes.push(Node {
             key,
@@ -386,7 +338,7 @@ impl<'a, const K: usize> Search<'a, K> {
             steps,
             layer: CLOSED,
         });
-        if self.direct.is_none() && self.nodes.len() * 2 > self.table.len() {
+        if self.nodes.len() * 2 > self.table.len() {
             self.grow();
         }
         (index, true)
@@ -395,13 +347,16 @@ impl<'a, const K: usize> Search<'a, K> {
     fn grow(&mut self) {
         let size = self.table.len() * 2;
         let mask = size - 1;
-        let mut table = vec![EMPTY; size];
+        let mut table = vec![Slot::FREE; size];
         for (index, node) in self.nodes.iter().enumerate() {
             let mut slot = (hash(&node.key) as usize) & mask;
-            while table[slot] != EMPTY {
+            while table[slot].index != EMPTY {
                 slot = (slot + 1) & mask;
             }
-            table[slot] = index as u32;
+            table[slot] = Slot {
+                key: node.key,
+                index: index as u32,
+            };
         }
         self.table = table;
     }
@@ -467,7 +422,11 @@ impl<'a, const K: usize> Search<'a, K> {
             // Many ghosts in open space have up to 5^n successors: the list is cut as soon
             // as it could not be stored, which bounds time as well as memory.
             let room = self.context.max_nodes.saturating_sub(self.nodes.len());
-            let more = self.successors(&from, limit, &mut successors, room);
+            let more = if from.len() <= FEW_GHOSTS {
+                self.successors::<FEW_GHOSTS>(&from, limit, &mut successors, room)
+            } else {
+                self.successors::<MAX_GHOSTS>(&from, limit, &mut successors, room)
+            };
             let layer = if more { f as u32 + 1 } else { CLOSED };
             self.nodes[current as usize].layer = layer;
             if more {
@@ -502,11 +461,20 @@ impl<'a, const K: usize> Search<'a, K> {
     /// puts one ghost more than `limit` steps from home is cut before the rest of the
     /// combination is built. The combinations are walked like an odometer over each
     /// ghost's remaining moves (no recursion: this loop is the search's hot spot).
-    fn successors(&self, from: &[u32], limit: u32, out: &mut Vec<[u64; K]>, room: usize) -> bool {
+    ///
+    /// `M` is the capacity of the per-ghost scratch arrays (at least the number of ghosts):
+    /// small for the classic 1 to 4 ghosts, so that setting them up costs next to nothing.
+    fn successors<const M: usize>(
+        &self,
+        from: &[u32],
+        limit: u32,
+        out: &mut Vec<[u64; K]>,
+        room: usize,
+    ) -> bool {
         let n = from.len();
         let mut more = false;
-        let mut moves = [[0u32; 5]; MAX_GHOSTS];
-        let mut count = [0usize; MAX_GHOSTS];
+        let mut moves = [[0u32; 5]; M];
+        let mut count = [0usize; M];
         for i in 0..n {
             for &cell in self.context.options.of(from[i]) {
                 let alone = self.heuristic.single(i, cell);
@@ -530,9 +498,9 @@ impl<'a, const K: usize> Search<'a, K> {
             }
         }
         let check_pairs = self.heuristic.has_pairs();
-        let mut to = [0u32; MAX_GHOSTS];
+        let mut to = [0u32; M];
         let to = &mut to[..n];
-        let mut choice = [0usize; MAX_GHOSTS];
+        let mut choice = [0usize; M];
         let mut depth = 0;
         loop {
             if choice[depth] == count[depth] {
