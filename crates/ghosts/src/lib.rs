@@ -40,7 +40,7 @@ use grid_core::limits::{DEFAULT_MEMORY_MIB, Limits};
 use grid_core::{CaseReader, ErrorKind, ParseError, RunError};
 
 pub use parse::{Dataset, read_dataset, read_dataset_within};
-pub use search::{Plan, Solution, solve};
+pub use search::{PairsAfter, Plan, Solution, solve, solve_with};
 
 /// What the program prints and how far it may go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

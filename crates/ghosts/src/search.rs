@@ -66,6 +66,26 @@ const MIN_EXPANSIONS_BEFORE_PAIRS: u64 = 200;
 /// # Complexity
 /// See the module documentation.
 pub fn solve(dataset: &Dataset, want_plan: bool, budget_mib: u64) -> Result<Solution, OverBudget> {
+    solve_with(dataset, want_plan, budget_mib, PairsAfter::Measured)
+}
+
+/// When a search with one-ghost bounds stops to build pair tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairsAfter {
+    /// After pair states / 64 expansions, at least 200 (see the bench).
+    Measured,
+    /// After this many expansions (0: build them before searching). For tests, which
+    /// must reach the pair-bound search on maps too small to trigger it, and experiments.
+    Expansions(usize),
+}
+
+/// [`solve`], choosing when pair tables are built. Every choice gives the same answer.
+pub fn solve_with(
+    dataset: &Dataset,
+    want_plan: bool,
+    budget_mib: u64,
+    pairs_after: PairsAfter,
+) -> Result<Solution, OverBudget> {
     let n = dataset.starts.len();
     let cells = dataset.grid.cell_count();
     if dataset.starts == dataset.homes {
@@ -93,7 +113,12 @@ pub fn solve(dataset: &Dataset, want_plan: bool, budget_mib: u64) -> Result<Solu
         budget_mib,
         max_nodes: 0,
         expansions_before_pairs: if pairs_affordable && !heuristic.has_pairs() {
-            (pair_states / PAIR_STATES_PER_EXPANSION).max(MIN_EXPANSIONS_BEFORE_PAIRS) as usize
+            match pairs_after {
+                PairsAfter::Measured => (pair_states / PAIR_STATES_PER_EXPANSION)
+                    .max(MIN_EXPANSIONS_BEFORE_PAIRS)
+                    as usize,
+                PairsAfter::Expansions(expansions) => expansions,
+            }
         } else {
             usize::MAX
         },
@@ -462,9 +487,10 @@ impl<'a, const K: usize> Search<'a, K> {
     /// exactly `limit`; returns whether some successor was left for a later layer. Stops
     /// early once `out` holds more than `room` placements (they could not be stored).
     ///
-    /// The bound is consistent, so no successor has a bound below `limit`, and a move that
-    /// puts one ghost more than `limit` steps from home is cut before the rest of the
-    /// combination is built. The combinations are walked like an odometer over each
+    /// A move that puts one ghost more than `limit` steps from home is cut before the rest
+    /// of the combination is built. A successor whose bound is below `limit` is skipped:
+    /// the bound is consistent, so that only happens when this node is expanded again in a
+    /// later layer, and such a successor came out in its own layer already. The combinations are walked like an odometer over each
     /// ghost's remaining moves (no recursion: this loop is the search's hot spot).
     ///
     /// `M` is the capacity of the per-ghost scratch arrays (at least the number of ghosts):
@@ -532,15 +558,20 @@ impl<'a, const K: usize> Search<'a, K> {
                 return more; // the caller's reserve() reports the budget
             }
             if !check_pairs {
-                // Every ghost is within `limit` of home and consistency keeps the max at
-                // least `limit`: the bound is exactly `limit`.
-                out.push(self.context.layout.pack(to));
+                // Every ghost is within `limit` of home; the bound is the farthest one.
+                let bound = (0..n).map(|i| self.heuristic.single(i, to[i])).max();
+                if bound == Some(limit) {
+                    out.push(self.context.layout.pack(to));
+                }
                 continue;
             }
             match self.heuristic.estimate(to) {
                 NEVER => {}
                 bound if bound == limit => out.push(self.context.layout.pack(to)),
-                _ => more = true,
+                bound if bound > limit => more = true,
+                // Below the limit: this node is being expanded again in a later layer, and
+                // that successor came out in the layer it belongs to.
+                _ => {}
             }
         }
     }

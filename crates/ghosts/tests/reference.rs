@@ -7,7 +7,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use ghosts::plan::{BadPlan, check_plan};
-use ghosts::{Dataset, read_dataset, solve};
+use ghosts::{Dataset, PairsAfter, read_dataset, solve, solve_with};
 use grid_core::rng::SplitMix64;
 use grid_core::{CaseReader, CellId};
 use itertools::Itertools;
@@ -328,4 +328,34 @@ fn a_search_past_the_memory_budget_is_refused_not_run() {
         ),
         "{message}"
     );
+}
+
+/// Small maps rarely grow a search past the point where pair tables are built, so the
+/// pair-bound search is forced here: at once, and after a few expansions (a restart).
+#[test]
+fn pair_bound_searches_equal_plain_bfs() {
+    let mut rng = SplitMix64::new(3523);
+    let mut compared = 0;
+    while compared < 200 {
+        let ghosts = 3 + compared % 2;
+        let (width, height) = if ghosts == 3 {
+            (rng.between(2, 5), rng.between(2, 4))
+        } else {
+            (rng.between(3, 4), rng.between(2, 3))
+        };
+        let Some(text) = random_map(&mut rng, width, height, ghosts, [0, 15, 30][compared % 3])
+        else {
+            continue;
+        };
+        let d = parse(&text);
+        let expected = reference_steps(&d);
+        for after in [PairsAfter::Expansions(0), PairsAfter::Expansions(3)] {
+            let solution = solve_with(&d, true, 64, after).unwrap();
+            assert_eq!(solution.steps, expected, "{after:?}, map:\n{text}");
+            if let Some(plan) = &solution.plan {
+                assert_eq!(check_plan(&d, plan), Ok(plan.len()));
+            }
+        }
+        compared += 1;
+    }
 }
