@@ -87,6 +87,22 @@ impl CellBits {
 
     /// `out` = the cells of `set` and their neighbours.
     fn dilate(&self, set: &[u64], out: &mut [u64]) {
+        if self.stride < 64 {
+            // Rows shorter than a word: every shift borrows only from the next word over.
+            let k = self.stride as u32;
+            let last = set.len() - 1;
+            for (i, (out, &open)) in out.iter_mut().zip(&self.open).enumerate() {
+                let here = set[i];
+                let below = if i > 0 { set[i - 1] } else { 0 };
+                let above = if i < last { set[i + 1] } else { 0 };
+                let east = here << 1 | below >> 63;
+                let west = here >> 1 | above << 63;
+                let south = here << k | below >> (64 - k);
+                let north = here >> k | above << (64 - k);
+                *out = (here | east | west | south | north) & open;
+            }
+            return;
+        }
         out.copy_from_slice(set);
         for (shift, up) in [
             (1, true),
@@ -159,6 +175,8 @@ impl PairTable {
         dist[ha as usize * cells + hb as usize] = 0;
         let mut layer: u16 = 0;
         let mut active: Vec<u32> = vec![ha];
+        let mut touched: Vec<u32> = Vec::new();
+        let mut in_touched = vec![false; cells];
         while !active.is_empty() {
             layer = layer.saturating_add(1).min(PAIR_NEVER - 1);
             for &a in &active {
@@ -179,10 +197,15 @@ impl PairTable {
                     for (t, &c) in next[row(a2)].iter_mut().zip(&contribution) {
                         *t |= c;
                     }
+                    if !in_touched[a2 as usize] {
+                        in_touched[a2 as usize] = true;
+                        touched.push(a2);
+                    }
                 }
             }
-            active.clear();
-            for a in 0..cells as u32 {
+            // Only rows that received bits this layer can hold new placements.
+            let previous = std::mem::take(&mut active);
+            for &a in &touched {
                 let (fresh, seen) = (&mut next[row(a)], &mut visited[row(a)]);
                 let mut any = 0;
                 for (f, s) in fresh.iter_mut().zip(seen.iter_mut()) {
@@ -203,8 +226,16 @@ impl PairTable {
                     }
                 }
             }
+            // (A touched row that gained nothing new was masked to zero above.)
+            for &a in &touched {
+                in_touched[a as usize] = false;
+            }
+            touched.clear();
             std::mem::swap(&mut frontier, &mut next);
-            next.iter_mut().for_each(|w| *w = 0);
+            // The old frontier's rows are the only ones to clear for the next layer.
+            for &a in &previous {
+                next[row(a)].fill(0);
+            }
         }
         PairTable {
             first,
