@@ -4,11 +4,12 @@
 //! or a located input error, never a panic, and every answer's plan must replay with
 //! [`ghosts::plan::check_plan`] in exactly the steps it claims.
 
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
-use std::process::{Command, ExitCode, Stdio};
+use std::process::ExitCode;
 
 use ghosts::{Options, plan::check_plan, read_dataset};
+use grid_core::harness::{ClosedPipe, run_into_closed_pipe};
 use grid_core::mutate::mutate;
 use grid_core::rng::SplitMix64;
 use grid_core::{CaseReader, RunError};
@@ -161,18 +162,6 @@ fn random_maps_never_panic_and_every_plan_replays() {
     assert!(answered > 200, "only {answered} of 2000 answered");
 }
 
-/// A writer whose reader has gone away, as a closed pipe.
-struct ClosedPipe;
-
-impl Write for ClosedPipe {
-    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
-        Err(io::ErrorKind::BrokenPipe.into())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Err(io::ErrorKind::BrokenPipe.into())
-    }
-}
-
 #[test]
 fn a_closed_stdout_ends_the_run_quietly() {
     let input = "4 3 1\n####\n#aA#\n####\n0 0 0\n";
@@ -189,23 +178,12 @@ fn a_closed_stdout_ends_the_run_quietly() {
 #[test]
 fn piping_into_head_exits_quietly() {
     let input = "4 3 1\n####\n#aA#\n####\n".repeat(100_000);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ghosts"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let feeder = std::thread::spawn(move || {
-        // The program may stop reading once its stdout is closed.
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let mut stdout = child.stdout.take().unwrap();
-    let mut first = [0u8; 1];
-    io::Read::read_exact(&mut stdout, &mut first).unwrap();
-    drop(stdout);
-    let output = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
+    let output = run_into_closed_pipe(
+        Path::new(env!("CARGO_BIN_EXE_ghosts")),
+        &[],
+        input.into_bytes(),
+    )
+    .unwrap();
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
     assert!(output.status.success(), "{:?}", output.status);
 }

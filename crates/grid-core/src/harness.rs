@@ -76,3 +76,55 @@ impl CaseRun {
         Ok(Some((expected, same)))
     }
 }
+
+/// A writer whose reader has gone away, like a closed pipe: every write fails with
+/// [`io::ErrorKind::BrokenPipe`]. For testing that a program's `run` ends quietly.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClosedPipe;
+
+impl io::Write for ClosedPipe {
+    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+        Err(io::ErrorKind::BrokenPipe.into())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Err(io::ErrorKind::BrokenPipe.into())
+    }
+}
+
+/// Runs `binary` with `args` on `input` as `binary < input | head -c 1` would: reads one
+/// byte of its standard output, closes it, and returns what the process left (its standard
+/// error and exit status) once it has ended.
+pub fn run_into_closed_pipe(
+    binary: &Path,
+    args: &[&str],
+    input: Vec<u8>,
+) -> io::Result<std::process::Output> {
+    use std::io::{Read, Write};
+    let mut child = Command::new(binary)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| io::Error::other("no stdin"))?;
+    let feeder = std::thread::spawn(move || {
+        // The program may stop reading once its output is closed.
+        let _ = stdin.write_all(&input);
+    });
+    let mut stdout = child
+        .stdout
+        .take()
+        .ok_or_else(|| io::Error::other("no stdout"))?;
+    let mut first = [0u8; 1];
+    stdout.read_exact(&mut first)?;
+    drop(stdout);
+    let output = child.wait_with_output()?;
+    feeder
+        .join()
+        .map_err(|_| io::Error::other("the input feeder panicked"))?;
+    Ok(output)
+}
