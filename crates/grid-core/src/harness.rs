@@ -128,3 +128,27 @@ pub fn run_into_closed_pipe(
         .map_err(|_| io::Error::other("the input feeder panicked"))?;
     Ok(output)
 }
+
+/// Runs `case` through `binary`, asserts that standard output equals the case's known
+/// answer when it has one (`NAME.out`), and returns the snapshot text ([`CaseRun::render`]).
+/// The body of every solver crate's data-driven test.
+///
+/// # Panics
+/// When the case cannot be run, or its output differs from its known answer: it is a test
+/// helper, and a panic is how a test fails.
+pub fn checked_case(binary: &str, case: &Path) -> String {
+    let run = run_case(Path::new(binary), case)
+        .unwrap_or_else(|e| panic!("cannot run {binary} on {}: {e}", case.display()));
+    let known = run
+        .known_answer(case)
+        .unwrap_or_else(|e| panic!("cannot read the known answer of {}: {e}", case.display()));
+    if let Some((expected, same)) = known {
+        assert!(
+            same,
+            "{}: expected\n{expected}\ngot\n{}",
+            case.display(),
+            run.stdout
+        );
+    }
+    run.render()
+}
