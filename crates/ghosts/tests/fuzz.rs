@@ -22,20 +22,8 @@ const MAX_CELLS: u64 = 400;
 
 /// The corpus files of `testdata/ghosts/` and `testdata/bad/ghosts/` small enough to mutate.
 fn corpus() -> Vec<Vec<u8>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    let mut files = Vec::new();
-    for dir in [root.join("ghosts"), root.join("bad/ghosts")] {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "in") {
-                let bytes = std::fs::read(&path).unwrap();
-                if bytes.len() <= 8192 {
-                    files.push(bytes);
-                }
-            }
-        }
-    }
-    files.sort();
+    let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let files = grid_core::mutate::corpus(&testdata, "ghosts").unwrap();
     assert!(files.len() >= 20, "corpus too small: {}", files.len());
     files
 }

@@ -10,6 +10,9 @@
 //! # Complexity
 //! O(length of the input) per mutation.
 
+use std::io;
+use std::path::Path;
+
 use crate::rng::SplitMix64;
 
 /// Numbers a changed header field may become: the edges of every limit.
@@ -28,6 +31,29 @@ const NUMBERS: [&str; 10] = [
 
 /// Bytes worth inserting into any text format besides the format's own alphabet.
 const NOISE: &[u8] = b" \t\r\n0123456789-+x\xff\xc3\xa9\x00";
+
+/// Largest corpus file worth mutating: bigger ones only slow the fuzz tests down.
+pub const MAX_SEED_LEN: usize = 8192;
+
+/// The seeds of a program's mutation fuzz test: the `.in` files of
+/// `testdata/<program>/` and `testdata/bad/<program>/` (below `testdata`) of at most
+/// [`MAX_SEED_LEN`] bytes, sorted so that a seed of the generator names the same inputs.
+pub fn corpus(testdata: &Path, program: &str) -> io::Result<Vec<Vec<u8>>> {
+    let mut files = Vec::new();
+    for dir in [testdata.join(program), testdata.join("bad").join(program)] {
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            if path.extension().is_some_and(|e| e == "in") {
+                let bytes = std::fs::read(&path)?;
+                if bytes.len() <= MAX_SEED_LEN {
+                    files.push(bytes);
+                }
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
 
 /// `input` after 1 to 3 random mutations; `alphabet` holds the bytes of the format's cells
 /// (so that insertions and changes often produce plausible rows).

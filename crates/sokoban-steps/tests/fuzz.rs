@@ -23,20 +23,8 @@ const MAX_CELLS: usize = 1024;
 
 /// The corpus files of `testdata/sokoban-steps/` and `testdata/bad/sokoban-steps/` small enough to mutate.
 fn corpus() -> Vec<Vec<u8>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    let mut files = Vec::new();
-    for dir in [root.join("sokoban-steps"), root.join("bad/sokoban-steps")] {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "in") {
-                let bytes = std::fs::read(&path).unwrap();
-                if bytes.len() <= 8192 {
-                    files.push(bytes);
-                }
-            }
-        }
-    }
-    files.sort();
+    let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let files = grid_core::mutate::corpus(&testdata, "sokoban-steps").unwrap();
     assert!(files.len() >= 20, "corpus too small: {}", files.len());
     files
 }
