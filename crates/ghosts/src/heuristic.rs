@@ -166,7 +166,6 @@ impl PairTable {
         let mut visited = vec![0u64; cells * words];
         let mut next = vec![0u64; cells * words];
         let mut reach = vec![0u64; words];
-        let mut contribution = vec![0u64; words];
         let (ha, hb) = homes;
         let row = |a: u32| a as usize * words..(a as usize + 1) * words;
         let bit = bits.bit_of[hb as usize] as usize;
@@ -182,21 +181,25 @@ impl PairTable {
             for &a in &active {
                 let here = &frontier[row(a)];
                 bits.dilate(here, &mut reach);
+                // The swap rule matters only when the second ghost sits on a neighbour
+                // of `a`: from b = a2 it may not step onto a while the first ghost steps
+                // onto b, unless another b of this row next to a gets there.
+                let neighbours = &options.of(a)[1..];
                 for &a2 in options.of(a) {
-                    contribution.copy_from_slice(&reach);
-                    // The second ghost may not end on the first one's cell...
-                    bits.clear(&mut contribution, a2);
-                    // ...nor swap with it: from b = a2 it may not step onto a, unless
-                    // another b of this row next to a gets there.
-                    if a2 != a && bits.has(here, a2) {
-                        let neighbours = &options.of(a)[1..];
-                        if !neighbours.iter().any(|&b| b != a2 && bits.has(here, b)) {
-                            bits.clear(&mut contribution, a);
-                        }
+                    let swap_only = a2 != a
+                        && bits.has(here, a2)
+                        && !neighbours.iter().any(|&b| b != a2 && bits.has(here, b));
+                    let target = &mut next[row(a2)];
+                    let had_a = bits.has(target, a);
+                    for (t, &r) in target.iter_mut().zip(&reach) {
+                        *t |= r;
                     }
-                    for (t, &c) in next[row(a2)].iter_mut().zip(&contribution) {
-                        *t |= c;
+                    if swap_only && !had_a {
+                        bits.clear(target, a);
                     }
+                    // The second ghost may not end on the first one's cell (no row ever
+                    // sets that bit legitimately, so clearing it after the union is safe).
+                    bits.clear(target, a2);
                     if !in_touched[a2 as usize] {
                         in_touched[a2 as usize] = true;
                         touched.push(a2);
