@@ -152,3 +152,26 @@ pub fn checked_case(binary: &str, case: &Path) -> String {
     }
     run.render()
 }
+
+/// Asserts that a run writing into a [`ClosedPipe`] stopped with the broken pipe and that
+/// its exit status is success, printing nothing: what `program | head` needs.
+///
+/// # Panics
+/// When the outcome is anything else (a test helper).
+pub fn assert_quiet_on_closed_pipe(outcome: Result<(), crate::RunError>) {
+    match &outcome {
+        Err(crate::RunError::Output(e)) => assert_eq!(e.kind(), io::ErrorKind::BrokenPipe),
+        other => panic!("expected a broken pipe, got {other:?}"),
+    }
+    assert_eq!(crate::exit_code(outcome), std::process::ExitCode::SUCCESS);
+}
+
+/// Asserts that a process whose output was closed early ([`run_into_closed_pipe`]) ended
+/// with status 0 and nothing on standard error (no panic message).
+///
+/// # Panics
+/// When it did not (a test helper).
+pub fn assert_quiet_exit(output: &std::process::Output) {
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    assert!(output.status.success(), "{:?}", output.status);
+}
