@@ -137,6 +137,25 @@ fn mutate_once(rng: &mut SplitMix64, text: &mut Vec<u8>, alphabet: &[u8]) {
     }
 }
 
+/// Runs `rounds` fuzz rounds from `seed`: each draws an input with `input` and hands it to
+/// `check` (which asserts what must hold and says whether the input was answered in full).
+/// Returns how many were answered, so a test can insist that enough inputs reach the
+/// search and the replay checkers rather than all failing at the parser.
+pub fn answered_rounds(
+    seed: u64,
+    rounds: usize,
+    mut input: impl FnMut(&mut SplitMix64) -> Vec<u8>,
+    mut check: impl FnMut(&[u8], &mut SplitMix64) -> bool,
+) -> usize {
+    let mut rng = SplitMix64::new(seed);
+    (0..rounds)
+        .filter(|_| {
+            let text = input(&mut rng);
+            check(&text, &mut rng)
+        })
+        .count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,23 +175,4 @@ mod tests {
         assert!(changed > 80, "{changed}");
         assert!(mutate(&mut SplitMix64::new(2), b"", b"").len() <= 3);
     }
-}
-
-/// Runs `rounds` fuzz rounds from `seed`: each draws an input with `input` and hands it to
-/// `check` (which asserts what must hold and says whether the input was answered in full).
-/// Returns how many were answered, so a test can insist that enough inputs reach the
-/// search and the replay checkers rather than all failing at the parser.
-pub fn answered_rounds(
-    seed: u64,
-    rounds: usize,
-    mut input: impl FnMut(&mut SplitMix64) -> Vec<u8>,
-    mut check: impl FnMut(&[u8], &mut SplitMix64) -> bool,
-) -> usize {
-    let mut rng = SplitMix64::new(seed);
-    (0..rounds)
-        .filter(|_| {
-            let text = input(&mut rng);
-            check(&text, &mut rng)
-        })
-        .count()
 }
