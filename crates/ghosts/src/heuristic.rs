@@ -368,8 +368,7 @@ mod tests {
                 (rng.between(2, 4), rng.between(60, 70)),
             ][compared % 2];
             let walls = [0, 15, 30][compared % 3];
-            let open: Vec<bool> = (0..height * width).map(|_| !rng.percent(walls)).collect();
-            let grid = Grid::new(height, width, |r, c| open[r * width + c]);
+            let grid = Grid::random(&mut rng, height, width, walls);
             if grid.cell_count() < 2 {
                 continue;
             }

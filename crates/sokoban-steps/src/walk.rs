@@ -491,10 +491,7 @@ mod tests {
         for round in 0..600 {
             let (height, width) = (rng.between(1, 10), rng.between(1, 10));
             let wall_percent = [10, 30, 50][round % 3];
-            let open: Vec<bool> = (0..height * width)
-                .map(|_| !rng.percent(wall_percent))
-                .collect();
-            let grid = Grid::new(height, width, |r, c| open[r * width + c]);
+            let grid = Grid::random(&mut rng, height, width, wall_percent);
             let blocks = Blocks::new(&grid);
             let mut walks = SideWalks::new(&grid, &blocks);
             for cell in grid.cells() {
