@@ -29,12 +29,15 @@
 
 pub mod generate;
 pub mod heuristic;
+pub mod mapf;
 pub mod moves;
 pub mod parse;
 pub mod plan;
+pub mod scen;
 pub mod search;
 
 use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
 
 use grid_core::limits::{DEFAULT_MEMORY_MIB, Limits};
 use grid_core::{CaseReader, ErrorKind, ParseError, RunError};
@@ -80,21 +83,13 @@ pub fn run(
         memory_mib: options.memory_mib,
     };
     while let Some(dataset) = read_dataset_within(&mut reader, limits)? {
-        let solution =
-            solve(&dataset, options.plan || options.show, options.memory_mib).map_err(|e| {
-                ParseError::at(
-                    dataset.header_line,
-                    1,
-                    ErrorKind::OverBudget {
-                        budget_mib: e.budget_mib,
-                        detail: format!(
-                            "the search ran out after storing {} placement{}",
-                            e.placements,
-                            if e.placements == 1 { "" } else { "s" }
-                        ),
-                    },
-                )
-            })?;
+        let solution = mapf::solve(
+            &dataset,
+            options.plan || options.show,
+            options.memory_mib,
+            mapf::Method::Auto,
+        )
+        .map_err(|e| over_budget(dataset.header_line, options.memory_mib, &e))?;
         match solution.steps {
             Some(steps) => writeln!(output, "{steps}")?,
             None => writeln!(output, "-1")?,
@@ -109,5 +104,96 @@ pub fn run(
         }
         output.flush()?;
     }
+    Ok(())
+}
+
+/// The located over-budget error of a search that could not finish.
+fn over_budget(line: usize, budget_mib: u64, unanswered: &mapf::Unanswered) -> ParseError {
+    ParseError::at(
+        line,
+        1,
+        ErrorKind::OverBudget {
+            budget_mib,
+            detail: unanswered.detail().to_owned(),
+        },
+    )
+}
+
+/// A benchmark instance on the command line: `--map FILE.map --scen FILE.scen
+/// [--agents K]` (all agents of the scenario when K is not given).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Benchmark {
+    /// The MovingAI `.map` file.
+    pub map: PathBuf,
+    /// The MovingAI `.scen` file.
+    pub scen: PathBuf,
+    /// How many agents, from the top of the scenario.
+    pub agents: Option<usize>,
+}
+
+/// Solves the benchmark instance `benchmark`: writes the fewest steps (or `-1`), then the
+/// plan (`--plan`: one line per step, every agent's `row,col` in scenario order) and the
+/// frames (`--show`) as for datasets.
+///
+/// # Errors
+/// [`RunError::InFile`] for a file that cannot be read, is malformed, or is beyond the
+/// limits, located in that file (the over-budget error of the search is located at the
+/// first line of the scenario); [`RunError::Output`] when writing fails.
+///
+/// # Complexity
+/// See [`mapf::solve`].
+pub fn run_benchmark(
+    benchmark: &Benchmark,
+    output: &mut impl Write,
+    options: &Options,
+) -> Result<(), RunError> {
+    let limits = Limits {
+        max_cells: options.max_cells,
+        memory_mib: options.memory_mib,
+    };
+    let in_file = |path: &Path| {
+        let file = path.display().to_string();
+        move |error: ParseError| RunError::InFile { file, error }
+    };
+    let open = |path: &Path| {
+        std::fs::File::open(path)
+            .map(std::io::BufReader::new)
+            .map_err(|e| in_file(path)(ParseError::at(1, 1, ErrorKind::Io(e.to_string()))))
+    };
+    let map = grid_core::movingai::read_map(
+        open(&benchmark.map)?,
+        limits,
+        grid_core::movingai::MAP_BYTES_PER_CELL,
+    )
+    .map_err(in_file(&benchmark.map))?;
+    let scenario = scen::read_scenario(open(&benchmark.scen)?, &map.grid, benchmark.agents)
+        .map_err(in_file(&benchmark.scen))?;
+    let dataset = Dataset {
+        grid: map.grid,
+        starts: scenario.starts,
+        homes: scenario.goals,
+        header_line: 1,
+    };
+    let solution = mapf::solve(
+        &dataset,
+        options.plan || options.show,
+        options.memory_mib,
+        mapf::Method::Auto,
+    )
+    .map_err(|e| in_file(&benchmark.scen)(over_budget(1, options.memory_mib, &e)))?;
+    match solution.steps {
+        Some(steps) => writeln!(output, "{steps}")?,
+        None => writeln!(output, "-1")?,
+    }
+    if let Some(plan) = &solution.plan {
+        if options.plan {
+            output.write_all(plan::format_plan(&dataset.grid, plan).as_bytes())?;
+        }
+        if options.show {
+            let frames = mapf::show::draw_plan(&dataset.grid, &dataset.starts, &dataset.homes, plan);
+            output.write_all(frames.as_bytes())?;
+        }
+    }
+    output.flush()?;
     Ok(())
 }

@@ -1,4 +1,5 @@
-//! `ghosts < datasets`: one line per dataset, the fewest steps or -1.
+//! `ghosts < datasets`: one line per dataset, the fewest steps or -1;
+//! `ghosts --map FILE.map --scen FILE.scen --agents K`: the same for a MovingAI instance.
 
 use std::io::{self, BufWriter};
 use std::process::ExitCode;
@@ -19,6 +20,15 @@ struct Cli {
     /// Largest map accepted, in cells (width x height).
     #[arg(long, default_value_t = ghosts::Options::default().max_cells)]
     max_cells: u64,
+    /// Solve a MovingAI benchmark instance: this `.map` file (with --scen).
+    #[arg(long, value_name = "FILE.map", requires = "scen")]
+    map: Option<std::path::PathBuf>,
+    /// The MovingAI `.scen` file of the instance (with --map).
+    #[arg(long, value_name = "FILE.scen", requires = "map")]
+    scen: Option<std::path::PathBuf>,
+    /// The instance is the first K agents of the scenario (default: all of them).
+    #[arg(long, value_name = "K", requires = "map")]
+    agents: Option<usize>,
     /// Memory one dataset's search may use, in MiB.
     #[arg(long, default_value_t = ghosts::Options::default().memory_mib)]
     memory_mib: u64,
@@ -33,9 +43,17 @@ fn main() -> ExitCode {
         memory_mib: cli.memory_mib,
     };
     let stdout = io::stdout();
-    grid_core::exit_code(ghosts::run(
-        io::stdin().lock(),
-        &mut BufWriter::new(stdout.lock()),
-        &options,
-    ))
+    let mut output = BufWriter::new(stdout.lock());
+    grid_core::exit_code(match (cli.map, cli.scen) {
+        (Some(map), Some(scen)) => ghosts::run_benchmark(
+            &ghosts::Benchmark {
+                map,
+                scen,
+                agents: cli.agents,
+            },
+            &mut output,
+            &options,
+        ),
+        _ => ghosts::run(io::stdin().lock(), &mut output, &options),
+    })
 }

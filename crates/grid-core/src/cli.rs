@@ -12,6 +12,15 @@ pub enum RunError {
     /// The input is malformed (or a case is beyond the limits); located.
     #[error(transparent)]
     Input(#[from] ParseError),
+    /// A file named on the command line is malformed (or beyond the limits); located in
+    /// it. Displayed as `FILE: line L, column C: ...`.
+    #[error("{file}: {error}")]
+    InFile {
+        /// The file, as named on the command line.
+        file: String,
+        /// What is wrong, and where.
+        error: ParseError,
+    },
     /// Writing the answers failed (for example standard output was closed).
     #[error("cannot write output: {0}")]
     Output(#[from] io::Error),
@@ -29,7 +38,7 @@ pub fn exit_code(outcome: Result<(), RunError>) -> ExitCode {
             eprintln!("{}", report(&e));
             ExitCode::FAILURE
         }
-        Err(e @ RunError::Output(_)) => {
+        Err(e @ (RunError::Output(_) | RunError::InFile { .. })) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }

@@ -3,7 +3,8 @@
 //!
 //! A case is a file `NAME.in` in `testdata/<crate>/`. Beside it, `NAME.args` (optional)
 //! holds the command-line flags, and `NAME.out` (optional) the known answer: standard
-//! output must equal it byte for byte.
+//! output must equal it byte for byte. The binary runs in the case's folder, so flags can
+//! name files beside the case (`--map small.map`).
 
 use std::fmt::Write as _;
 use std::io;
@@ -28,7 +29,8 @@ pub fn sibling(case: &Path, extension: &str) -> PathBuf {
     case.with_extension(extension)
 }
 
-/// Runs `binary` with `case` on standard input and the flags of `NAME.args`.
+/// Runs `binary` with `case` on standard input and the flags of `NAME.args`, in the
+/// folder of `case` (so that the flags may name files beside it).
 pub fn run_case(binary: &Path, case: &Path) -> io::Result<CaseRun> {
     let args_file = sibling(case, "args");
     let args: Vec<String> = if args_file.exists() {
@@ -41,6 +43,7 @@ pub fn run_case(binary: &Path, case: &Path) -> io::Result<CaseRun> {
     };
     let output = Command::new(binary)
         .args(&args)
+        .current_dir(case.parent().unwrap_or(Path::new(".")))
         .stdin(Stdio::from(std::fs::File::open(case)?))
         .output()?;
     Ok(CaseRun {

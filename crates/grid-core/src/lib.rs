@@ -10,6 +10,8 @@
 //! - [`cli`]: the run error and exit statuses every binary shares;
 //! - [`limits`]: the size and memory guards every program applies to a case header
 //!   before allocating (`--max-cells`, `--memory-mib`);
+//! - [`movingai`]: the MovingAI `.map` grid format of the multi-agent path finding
+//!   benchmark, with located errors;
 //! - [`harness`]: how a data-driven test case is run and rendered for its snapshot;
 //! - [`mutate`]: seeded mutations of corpus inputs, for the fuzz tests;
 //! - [`rng`]: a tiny seeded generator, so that generated cases and randomised tests are the
@@ -26,6 +28,7 @@ pub mod error;
 pub mod grid;
 pub mod harness;
 pub mod limits;
+pub mod movingai;
 pub mod mutate;
 pub mod reader;
 pub mod rng;

@@ -217,6 +217,15 @@ impl<R: BufRead> CaseReader<R> {
         self.line
     }
 
+    /// The next line without its line ending, for formats that are not integer headers
+    /// and rows (the MovingAI files). `Ok(None)` at end of input.
+    ///
+    /// # Errors
+    /// A line longer than `max_len` bytes, located just past the limit; a read failure.
+    pub fn text_line(&mut self, max_len: usize) -> Result<Option<&[u8]>, ParseError> {
+        Ok(self.next_line(max_len)?.then_some(self.buf.as_slice()))
+    }
+
     /// Reads the next line into `self.buf` without its line ending. `Ok(false)` at end of
     /// input. A line longer than `max_len` bytes is an error located just past the limit.
     fn next_line(&mut self, max_len: usize) -> Result<bool, ParseError> {

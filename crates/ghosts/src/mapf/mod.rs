@@ -1,0 +1,254 @@
+//! Makespan-optimal multi-agent path finding: the ghosts rules (vertex and swap conflicts
+//! forbidden, following and rotations allowed) for many agents.
+//!
+//! The method, chosen per instance ([`solve`]):
+//! 1. distances home for every agent; a goal out of reach, or one of the shapes
+//!    [`solvable`] decides at once, answers `-1`;
+//! 2. few agents on a small map: the joint-placement A* of [`crate::search`] (exact and
+//!    complete, the fastest there);
+//! 3. otherwise horizons T = LB, LB + 1, ... from the lower bound LB (the largest
+//!    single-agent distance): for each, prioritized planning ([`constructive`]) and, when
+//!    it fails, the exact decision ([`sat`]). The first T that has a plan is the optimum,
+//!    since every smaller one was proved impossible (or is below LB).
+//!
+//! Step 3 alone cannot prove that no plan exists at all. When [`solvable`] cannot tell
+//! and the horizons pass LB + [`HORIZONS_BEFORE_EXHAUSTIVE`] without a plan, the joint
+//! search takes over (up to 26 agents), which ends with the answer or the over-budget
+//! error.
+//!
+//! # Complexity
+//! O(K x C) for the distances and the tests; then as [`constructive`] and [`sat`] per
+//! horizon, or as [`crate::search`].
+
+pub mod constructive;
+pub mod sat;
+pub mod show;
+pub mod solvable;
+
+use grid_core::bfs::UNREACHABLE;
+use grid_core::limits::MIB;
+use grid_core::{CellId, Grid};
+
+use crate::parse::Dataset;
+use crate::search::{self, Plan, Solution};
+
+/// Horizons past the lower bound tried before an instance that [`solvable`] cannot
+/// decide goes to the exhaustive joint search.
+pub const HORIZONS_BEFORE_EXHAUSTIVE: u32 = 64;
+
+/// Priority orders prioritized planning tries per horizon.
+const PLANNING_ATTEMPTS: usize = 8;
+
+/// Agents up to this many go to the joint search (the classic 1 to 3 ghosts; measured:
+/// the bench's 3-ghost rows are fastest there).
+const JOINT_SEARCH_AGENTS: usize = 3;
+
+/// Instances with at most this many placements (C! / (C - K)!) go to the joint search as
+/// well: it is exact and complete, and on so small a space faster than building SAT
+/// encodings, and it decides unsolvable instances the sound test cannot.
+const JOINT_SEARCH_PLACEMENTS: u64 = 1 << 20;
+
+/// C! / (C - K)!, the placements of K agents on C cells, saturated.
+fn placements(cells: usize, agents: usize) -> u64 {
+    (0..agents).fold(1u64, |p, i| p.saturating_mul(cells.saturating_sub(i) as u64))
+}
+
+/// An instance: a grid, and the start and goal of every agent.
+#[derive(Debug, Clone)]
+pub struct Instance<'a> {
+    /// The free cells.
+    pub grid: &'a Grid,
+    /// Start of agent `i`.
+    pub starts: &'a [CellId],
+    /// Goal of agent `i`.
+    pub goals: &'a [CellId],
+    /// Per agent, per cell: steps to its goal alone ([`UNREACHABLE`] where none).
+    to_goal: Vec<Vec<u32>>,
+}
+
+impl<'a> Instance<'a> {
+    /// The instance, with every agent's distances to its goal.
+    ///
+    /// # Complexity
+    /// O(K x C) time and memory.
+    pub fn new(grid: &'a Grid, starts: &'a [CellId], goals: &'a [CellId]) -> Self {
+        let to_goal = goals.iter().map(|&g| grid.distances(g, None)).collect();
+        Instance {
+            grid,
+            starts,
+            goals,
+            to_goal,
+        }
+    }
+
+    /// Steps from every cell to agent `agent`'s goal.
+    pub fn distances(&self, agent: usize) -> &[u32] {
+        &self.to_goal[agent]
+    }
+
+    /// Steps from `cell` to agent `agent`'s goal ([`UNREACHABLE`] when there is no way).
+    pub fn distance(&self, agent: usize, cell: CellId) -> u32 {
+        self.to_goal[agent][cell.index()]
+    }
+
+    /// The largest single-agent distance: no plan is shorter. `None` when some agent
+    /// cannot reach its goal at all.
+    pub fn lower_bound(&self) -> Option<u32> {
+        (0..self.starts.len())
+            .map(|a| self.distance(a, self.starts[a]))
+            .try_fold(0, |lb, d| (d != UNREACHABLE).then_some(lb.max(d)))
+    }
+}
+
+/// Which method answers (for tests, which compare them, and for experiments).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// The portfolio of the module documentation.
+    Auto,
+    /// The joint-placement A* only (at most 26 agents).
+    JointSearch,
+    /// Horizons from the lower bound, each decided as said.
+    Horizons(Horizons),
+}
+
+/// How each horizon is decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Horizons {
+    /// Prioritized planning first, the SAT decision when it fails.
+    PlanThenSat,
+    /// The SAT decision only.
+    SatOnly,
+}
+
+/// Why an instance got no answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unanswered {
+    /// The next step of the search would pass the memory budget.
+    #[error("the memory budget of {budget_mib} MiB is too small: {detail}")]
+    OverBudget {
+        /// The budget, in MiB.
+        budget_mib: u64,
+        /// What ran out, in words.
+        detail: String,
+    },
+}
+
+impl Unanswered {
+    /// What ran out, in words.
+    pub fn detail(&self) -> &str {
+        match self {
+            Unanswered::OverBudget { detail, .. } => detail,
+        }
+    }
+}
+
+/// The fewest steps that bring every agent of `dataset` to its goal, by `method`, within
+/// `budget_mib` MiB; with the plan when `want_plan`.
+///
+/// # Errors
+/// [`Unanswered::OverBudget`] when the search cannot finish within the budget.
+///
+/// # Complexity
+/// See the module documentation.
+pub fn solve(
+    dataset: &Dataset,
+    want_plan: bool,
+    budget_mib: u64,
+    method: Method,
+) -> Result<Solution, Unanswered> {
+    let grid = &dataset.grid;
+    let k = dataset.starts.len();
+    let budget = budget_mib.saturating_mul(MIB);
+    let over = |detail: String| Unanswered::OverBudget { budget_mib, detail };
+    if dataset.starts == dataset.homes {
+        return Ok(Solution {
+            steps: Some(0),
+            plan: want_plan.then(Vec::new),
+            expanded: 0,
+        });
+    }
+    let joint = |budget_mib: u64| {
+        search::solve(dataset, want_plan, budget_mib).map_err(|e| {
+            over(format!(
+                "the search ran out after storing {} placement{}",
+                e.placements,
+                if e.placements == 1 { "" } else { "s" }
+            ))
+        })
+    };
+    let horizons = match method {
+        Method::JointSearch => return joint(budget_mib),
+        Method::Auto
+            if k <= JOINT_SEARCH_AGENTS
+                || placements(grid.cell_count(), k) <= JOINT_SEARCH_PLACEMENTS =>
+        {
+            return joint(budget_mib);
+        }
+        Method::Auto => Horizons::PlanThenSat,
+        Method::Horizons(h) => h,
+    };
+    let distance_bytes = (k as u64).saturating_mul(grid.cell_count() as u64 * 4);
+    if distance_bytes > budget {
+        return Err(over(format!(
+            "{} MiB for the distances of {k} agents",
+            distance_bytes.div_ceil(MIB)
+        )));
+    }
+    let instance = Instance::new(grid, &dataset.starts, &dataset.homes);
+    let never = Solution {
+        steps: None,
+        plan: None,
+        expanded: 0,
+    };
+    let Some(lower_bound) = instance.lower_bound() else {
+        return Ok(never);
+    };
+    if solvable::check(&instance) == solvable::Verdict::Never {
+        return Ok(never);
+    }
+    let room = budget.saturating_sub(distance_bytes);
+    let mut horizon = lower_bound;
+    loop {
+        if horizon > lower_bound.saturating_add(HORIZONS_BEFORE_EXHAUSTIVE)
+            && k <= crate::parse::MAX_GHOSTS as usize
+        {
+            drop(instance);
+            return joint(budget_mib);
+        }
+        if horizons == Horizons::PlanThenSat {
+            let need = constructive::memory_need(grid, horizon, k);
+            if need > room {
+                return Err(over(format!(
+                    "{} MiB for planning {k} agents over {horizon} steps",
+                    need.div_ceil(MIB)
+                )));
+            }
+            if let Some(paths) = constructive::plan_at(&instance, horizon, PLANNING_ATTEMPTS) {
+                return Ok(found(horizon, &paths, want_plan));
+            }
+        }
+        let variables = sat::count_variables(&instance, horizon);
+        let need = variables.saturating_mul(sat::BYTES_PER_VARIABLE);
+        if need > room {
+            return Err(over(format!(
+                "about {} MiB for the SAT encoding of makespan {horizon} ({variables} \
+                 variables)",
+                need.div_ceil(MIB)
+            )));
+        }
+        match sat::decide(&instance, horizon) {
+            sat::Decision::Plan(paths) => return Ok(found(horizon, &paths, want_plan)),
+            sat::Decision::Impossible => horizon += 1,
+        }
+    }
+}
+
+/// The solution of makespan `horizon` made of `paths` (every agent's cell at 0..=T).
+fn found(horizon: u32, paths: &[Vec<u32>], want_plan: bool) -> Solution {
+    let plan: Option<Plan> = want_plan.then(|| constructive::to_placements(paths, horizon));
+    Solution {
+        steps: Some(horizon),
+        plan,
+        expanded: 0,
+    }
+}

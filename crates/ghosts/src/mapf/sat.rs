@@ -1,0 +1,304 @@
+//! The fixed-horizon decision procedure: is there a plan of makespan exactly T? Encoded as
+//! a SAT problem and handed to the CaDiCaL solver (the `cadical` crate, built from its
+//! bundled C++ sources).
+//!
+//! Encoding, for agent a, time t in 0..=T and cell v: a variable x(a, v, t) "a is on v at
+//! t", created only when dist(start_a, v) <= t and dist(v, goal_a) <= T - t (elsewhere the
+//! agent cannot be in time). Clauses:
+//! - the start at 0 and the goal at T are units (they are the only cells of those steps);
+//! - moves: x(a, v, t) implies some x(a, u, t + 1) with u = v or a neighbour of v, and
+//!   x(a, u, t + 1) implies some x(a, v, t) among its neighbours (the backward form
+//!   helps propagation);
+//! - vertex conflicts: at most one variable of a cell and a step is true (pairwise for a
+//!   few agents, a sequential counter beyond);
+//! - swap conflicts: added lazily. A model is read as one chain of true variables per
+//!   agent; when two chains swap over an edge, the clause forbidding that very swap is
+//!   added and the solver asked again (few rounds in practice: swaps are rare in optimal
+//!   plans).
+//!
+//! The clauses say nothing about an agent being on one cell only: extra true variables
+//! are harmless, since the chain read from a model is a legal path of that agent, and the
+//! vertex clauses keep every true variable (so every chain) apart.
+//!
+//! # Complexity
+//! The encoding has V = sum over agents of the cells in their time windows variables and
+//! O(V) clauses, built in O(V + K x C) time; solving is NP-hard in general and fast on
+//! the benchmark's instances.
+
+use grid_core::Grid;
+
+use super::Instance;
+use crate::moves::Options;
+
+/// Bytes the solver needs per variable of the encoding, estimated before building it.
+/// Measured on the benchmark maps: peak resident memory / variables, 110 to 190 bytes
+/// (room-32-32-4 with 40 agents at T = 48: 1.1 M variables, 190 MiB), rounded up.
+pub const BYTES_PER_VARIABLE: u64 = 256;
+
+/// The answer of one decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// A plan of makespan T: per agent, its cell at every time 0..=T.
+    Plan(Vec<Vec<u32>>),
+    /// No plan of makespan T exists (proved).
+    Impossible,
+}
+
+/// Variables of the encoding at horizon `horizon`, counted without building it, so the
+/// memory budget can be checked first.
+///
+/// # Complexity
+/// O(K x C).
+pub fn count_variables(instance: &Instance<'_>, horizon: u32) -> u64 {
+    let mut total = 0u64;
+    for a in 0..instance.starts.len() {
+        let from_start = instance.grid.distances(instance.starts[a], None);
+        let to_goal = instance.distances(a);
+        for (s, g) in from_start.iter().zip(to_goal) {
+            if let Some(sum) = s.checked_add(*g) {
+                if sum <= horizon {
+                    // Cell v is available for t in s..=T - g.
+                    total += u64::from(horizon - sum + 1);
+                }
+            }
+        }
+    }
+    total
+}
+
+/// Decides whether `instance` has a plan of makespan exactly `horizon` (an agent may wait
+/// at its goal, so "at most `horizon`" is the same question once `horizon` is at least
+/// the lower bound).
+///
+/// # Complexity
+/// See the module documentation.
+pub fn decide(instance: &Instance<'_>, horizon: u32) -> Decision {
+    let encoding = Encoding::build(instance, horizon);
+    encoding.solve(instance.grid)
+}
+
+/// The variables of one agent at one time: `(cell, variable)` sorted by cell.
+type Layer = Vec<(u32, i32)>;
+
+struct Encoding {
+    solver: cadical::Solver,
+    horizon: usize,
+    /// Per agent, per time: its variables.
+    layers: Vec<Vec<Layer>>,
+}
+
+impl Encoding {
+    fn build(instance: &Instance<'_>, horizon: u32) -> Self {
+        let grid = instance.grid;
+        let options = Options::new(grid);
+        let cells = grid.cell_count();
+        let t_max = horizon as usize;
+        let mut solver = cadical::Solver::new();
+        let mut next_var: i32 = 1;
+        let mut layers: Vec<Vec<Layer>> = Vec::with_capacity(instance.starts.len());
+        // Scratch: the variable of each cell at t and at t + 1 for the current agent.
+        let mut here = vec![0i32; cells];
+        let mut there = vec![0i32; cells];
+        // Per time, per cell: every agent's variable there (for the vertex clauses).
+        let mut at_cell: Vec<Vec<(u32, i32)>> = vec![Vec::new(); t_max + 1];
+        for a in 0..instance.starts.len() {
+            let from_start = grid.distances(instance.starts[a], None);
+            let to_goal = instance.distances(a);
+            let window: Vec<u32> = (0..cells as u32)
+                .filter(|&v| {
+                    from_start[v as usize]
+                        .checked_add(to_goal[v as usize])
+                        .is_some_and(|s| s as usize <= t_max)
+                })
+                .collect();
+            let mut agent_layers: Vec<Layer> = Vec::with_capacity(t_max + 1);
+            for t in 0..=t_max {
+                let layer: Layer = window
+                    .iter()
+                    .filter(|&&v| {
+                        from_start[v as usize] as usize <= t
+                            && to_goal[v as usize] as usize <= t_max - t
+                    })
+                    .map(|&v| {
+                        let var = next_var;
+                        next_var += 1;
+                        (v, var)
+                    })
+                    .collect();
+                at_cell[t].extend(layer.iter().copied());
+                agent_layers.push(layer);
+            }
+            // Start and goal (the only variables at 0 and at T).
+            for t in [0, t_max] {
+                for &(_, var) in &agent_layers[t] {
+                    solver.add_clause([var]);
+                }
+            }
+            let mut clause: Vec<i32> = Vec::with_capacity(6);
+            for t in 0..t_max {
+                for &(v, var) in &agent_layers[t] {
+                    here[v as usize] = var;
+                }
+                for &(v, var) in &agent_layers[t + 1] {
+                    there[v as usize] = var;
+                }
+                // Forward: from v at t to one of its options at t + 1.
+                for &(v, var) in &agent_layers[t] {
+                    clause.clear();
+                    clause.push(-var);
+                    clause.extend(
+                        options
+                            .of(v)
+                            .iter()
+                            .map(|&u| there[u as usize])
+                            .filter(|&x| x != 0),
+                    );
+                    solver.add_clause(clause.iter().copied());
+                }
+                // Backward: on u at t + 1 only from one of its options at t.
+                for &(u, var) in &agent_layers[t + 1] {
+                    clause.clear();
+                    clause.push(-var);
+                    clause.extend(
+                        options
+                            .of(u)
+                            .iter()
+                            .map(|&v| here[v as usize])
+                            .filter(|&x| x != 0),
+                    );
+                    solver.add_clause(clause.iter().copied());
+                }
+                for &(v, _) in &agent_layers[t] {
+                    here[v as usize] = 0;
+                }
+                for &(v, _) in &agent_layers[t + 1] {
+                    there[v as usize] = 0;
+                }
+            }
+            layers.push(agent_layers);
+        }
+        // Vertex conflicts, cell by cell and step by step.
+        for mut vars in at_cell {
+            vars.sort_unstable();
+            let mut i = 0;
+            while i < vars.len() {
+                let cell = vars[i].0;
+                let mut j = i;
+                while j < vars.len() && vars[j].0 == cell {
+                    j += 1;
+                }
+                let group: Vec<i32> = vars[i..j].iter().map(|&(_, x)| x).collect();
+                at_most_one(&mut solver, &group, &mut next_var);
+                i = j;
+            }
+        }
+        Encoding {
+            solver,
+            horizon: t_max,
+            layers,
+        }
+    }
+
+    /// Solves, reading chains and adding swap clauses until a model has no swap.
+    fn solve(mut self, grid: &Grid) -> Decision {
+        let options = Options::new(grid);
+        loop {
+            if self.solver.solve() != Some(true) {
+                return Decision::Impossible;
+            }
+            let paths = self.chains(&options);
+            let swaps = self.swaps(&paths);
+            if swaps.is_empty() {
+                return Decision::Plan(paths);
+            }
+            for clause in swaps {
+                self.solver.add_clause(clause);
+            }
+        }
+    }
+
+    /// One path per agent through the true variables, from its start at 0 to its goal at
+    /// T: at each step the first true option (the clauses guarantee one).
+    fn chains(&self, options: &Options) -> Vec<Vec<u32>> {
+        let mut paths = Vec::with_capacity(self.layers.len());
+        for agent in &self.layers {
+            let mut path = Vec::with_capacity(self.horizon + 1);
+            let mut v = agent[0][0].0;
+            path.push(v);
+            for layer in &agent[1..] {
+                let next = options.of(v).iter().copied().find(|&u| {
+                    self.var(layer, u)
+                        .is_some_and(|x| self.solver.value(x) == Some(true))
+                });
+                // The forward clause makes one option true; keep the cell otherwise.
+                v = next.unwrap_or(v);
+                path.push(v);
+            }
+            paths.push(path);
+        }
+        paths
+    }
+
+    fn var(&self, layer: &Layer, cell: u32) -> Option<i32> {
+        layer
+            .binary_search_by_key(&cell, |&(v, _)| v)
+            .ok()
+            .map(|i| layer[i].1)
+    }
+
+    /// The clauses forbidding the swaps of the chains `paths` (empty: none swap).
+    fn swaps(&self, paths: &[Vec<u32>]) -> Vec<[i32; 4]> {
+        let mut clauses = Vec::new();
+        let mut moving: std::collections::HashMap<(u32, u32), usize> =
+            std::collections::HashMap::new();
+        for t in 0..self.horizon {
+            moving.clear();
+            for (a, path) in paths.iter().enumerate() {
+                if path[t] != path[t + 1] {
+                    moving.insert((path[t], path[t + 1]), a);
+                }
+            }
+            for (&(u, v), &a) in &moving {
+                let Some(&b) = moving.get(&(v, u)) else {
+                    continue;
+                };
+                if a < b {
+                    let x = |agent: usize, t: usize, cell: u32| {
+                        self.var(&self.layers[agent][t], cell).unwrap_or(0)
+                    };
+                    clauses.push([
+                        -x(a, t, u),
+                        -x(a, t + 1, v),
+                        -x(b, t, v),
+                        -x(b, t + 1, u),
+                    ]);
+                }
+            }
+        }
+        clauses
+    }
+}
+
+/// At most one of `vars` true: pairwise for up to 5, else Sinz's sequential counter
+/// (n - 1 auxiliary variables, 3n clauses).
+fn at_most_one(solver: &mut cadical::Solver, vars: &[i32], next_var: &mut i32) {
+    if vars.len() <= 5 {
+        for i in 0..vars.len() {
+            for j in i + 1..vars.len() {
+                solver.add_clause([-vars[i], -vars[j]]);
+            }
+        }
+        return;
+    }
+    let n = vars.len();
+    let first = *next_var;
+    *next_var += (n - 1) as i32;
+    let s = |i: usize| first + i as i32;
+    solver.add_clause([-vars[0], s(0)]);
+    for i in 1..n - 1 {
+        solver.add_clause([-vars[i], s(i)]);
+        solver.add_clause([-s(i - 1), s(i)]);
+        solver.add_clause([-vars[i], -s(i - 1)]);
+    }
+    solver.add_clause([-vars[n - 1], -s(n - 2)]);
+}

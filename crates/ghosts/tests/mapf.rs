@@ -1,0 +1,217 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! The MAPF methods against a plain breadth-first search over joint placements on
+//! thousands of tiny random maps with 2 to 8 agents (fixed seeds, solvable and not): the
+//! portfolio, the horizons with prioritized planning, the horizons with SAT alone, and the
+//! joint A*, each forced. Every plan is replayed by the checker. The unsolvability test is
+//! checked for soundness everywhere, and for completeness on paths and cycles.
+
+use std::collections::{HashSet, VecDeque};
+
+use ghosts::Dataset;
+use ghosts::mapf::{self, Horizons, Instance, Method, sat, solvable};
+use ghosts::plan::check_plan;
+use grid_core::rng::SplitMix64;
+use grid_core::{CellId, Grid};
+
+/// Plain BFS over joint placements (every combination of moves, kept when no two agents
+/// share a cell or swap). A placement is kept as a number: 5 bits per agent (cells < 32).
+fn reference_steps(grid: &Grid, starts: &[CellId], goals: &[CellId]) -> Option<u32> {
+    assert!(grid.cell_count() <= 32 && starts.len() <= 12);
+    let pack = |p: &[CellId]| p.iter().fold(0u64, |key, c| key << 5 | c.index() as u64);
+    let goal = pack(goals);
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut queue = VecDeque::new();
+    seen.insert(pack(starts));
+    queue.push_back((starts.to_vec(), 0u32));
+    let mut after = starts.to_vec();
+    let mut next = Vec::new();
+    while let Some((placement, steps)) = queue.pop_front() {
+        if pack(&placement) == goal {
+            return Some(steps);
+        }
+        next.clear();
+        extend(grid, &placement, &mut after, 0, &mut next);
+        for placement in next.drain(..) {
+            if seen.insert(pack(&placement)) {
+                queue.push_back((placement, steps + 1));
+            }
+        }
+    }
+    None
+}
+
+/// Every legal next placement: depth first over each agent's five options, cut as soon as
+/// two agents share a cell or swap.
+fn extend(
+    grid: &Grid,
+    placement: &[CellId],
+    after: &mut Vec<CellId>,
+    i: usize,
+    out: &mut Vec<Vec<CellId>>,
+) {
+    if i == placement.len() {
+        out.push(after.clone());
+        return;
+    }
+    let here = placement[i];
+    let options = std::iter::once(here).chain(grid.neighbours(here).map(|(_, n)| n));
+    for cell in options {
+        let legal = (0..i).all(|j| after[j] != cell && !(after[j] == here && placement[j] == cell));
+        if legal {
+            after[i] = cell;
+            extend(grid, placement, after, i + 1, out);
+        }
+    }
+}
+
+/// A random tiny instance: a grid of `width` x `height` with `wall_percent` walls, and
+/// `agents` agents on distinct random starts and distinct random goals (a start may be
+/// another's goal).
+fn random_instance(
+    rng: &mut SplitMix64,
+    width: usize,
+    height: usize,
+    agents: usize,
+    wall_percent: u32,
+) -> Option<Dataset> {
+    let grid = Grid::random(rng, height, width, wall_percent);
+    let mut cells: Vec<CellId> = grid.cells().collect();
+    if cells.len() < agents + 1 {
+        return None;
+    }
+    rng.shuffle(&mut cells);
+    let starts = cells[..agents].to_vec();
+    rng.shuffle(&mut cells);
+    let homes = cells[..agents].to_vec();
+    Some(Dataset {
+        grid,
+        starts,
+        homes,
+        header_line: 1,
+    })
+}
+
+fn draw(dataset: &Dataset) -> String {
+    let grid = &dataset.grid;
+    let mut text = String::new();
+    for r in 0..grid.height() {
+        for c in 0..grid.width() {
+            let cell = grid.cell(r, c);
+            let s = dataset.starts.iter().position(|&x| Some(x) == cell);
+            let g = dataset.homes.iter().position(|&x| Some(x) == cell);
+            text.push(match (cell, s, g) {
+                (None, _, _) => '#',
+                (_, Some(i), _) => (b'a' + i as u8) as char,
+                (_, _, Some(i)) => (b'A' + i as u8) as char,
+                _ => '.',
+            });
+        }
+        text.push('\n');
+    }
+    format!("{text}starts {:?}\ngoals {:?}", dataset.starts, dataset.homes)
+}
+
+fn check(dataset: &Dataset, method: Method, expected: Option<u32>) {
+    let clock = std::time::Instant::now();
+    let solution = mapf::solve(dataset, true, 64, method).unwrap();
+    assert_eq!(solution.steps, expected, "{method:?}\n{}", draw(dataset));
+    if std::env::var("MAPF_TIMES").is_ok() {
+        eprintln!("{method:?} {} agents {} cells {:?}: {:?}", dataset.starts.len(), dataset.grid.cell_count(), expected, clock.elapsed());
+    }
+    if let (Some(steps), Some(plan)) = (solution.steps, &solution.plan) {
+        assert_eq!(check_plan(dataset, plan), Ok(steps as usize), "{}", draw(dataset));
+    }
+}
+
+/// Instances compared per agent count (2..=8): 1 850 in all.
+const PER_AGENTS: [usize; 9] = [0, 0, 400, 400, 400, 300, 200, 50, 50];
+
+/// All instances compared.
+const COUNT: usize = 1850;
+
+#[test]
+fn every_method_equals_plain_bfs_on_thousands_of_tiny_maps() {
+    let mut rng = SplitMix64::new(909);
+    let (mut compared, mut unsolvable, mut said_never) = (0, 0, 0);
+    let mut per_agents = [0usize; 9];
+    while compared < COUNT {
+        let agents = rng.between(2, 8);
+        let (width, height) = (rng.between(1, 5), rng.between(1, 4));
+        let wall_percent = [0, 15, 30][rng.below(3)];
+        let Some(dataset) = random_instance(&mut rng, width, height, agents, wall_percent) else {
+            continue;
+        };
+        // Small enough for the plain BFS: at most 60 000 placements C! / (C - K)! (400 000
+        // for 7 and 8 agents, which need 8 and 9 cells).
+        let cells = dataset.grid.cell_count();
+        let placements = (0..agents).fold(1u64, |p, i| p.saturating_mul((cells - i) as u64));
+        let most = if agents >= 7 { 400_000 } else { 60_000 };
+        if placements > most || per_agents[agents] == PER_AGENTS[agents] {
+            continue;
+        }
+        let clock = std::time::Instant::now();
+        let expected = reference_steps(&dataset.grid, &dataset.starts, &dataset.homes);
+        if std::env::var("MAPF_TIMES").is_ok() {
+            eprintln!("reference: {:?}", clock.elapsed());
+        }
+        let instance = Instance::new(&dataset.grid, &dataset.starts, &dataset.homes);
+        if solvable::check(&instance) == solvable::Verdict::Never {
+            assert_eq!(expected, None, "unsound -1\n{}", draw(&dataset));
+            said_never += 1;
+        }
+        check(&dataset, Method::Auto, expected);
+        check(&dataset, Method::JointSearch, expected);
+        match expected {
+            Some(steps) => {
+                check(&dataset, Method::Horizons(Horizons::PlanThenSat), expected);
+                check(&dataset, Method::Horizons(Horizons::SatOnly), expected);
+                // The decision itself: possible at the optimum, impossible just below.
+                let lower = instance.lower_bound().unwrap();
+                assert!(matches!(sat::decide(&instance, steps), sat::Decision::Plan(_)));
+                if steps > lower {
+                    assert_eq!(sat::decide(&instance, steps - 1), sat::Decision::Impossible);
+                }
+            }
+            None => unsolvable += 1,
+        }
+        per_agents[agents] += 1;
+        compared += 1;
+    }
+    assert_eq!(per_agents, PER_AGENTS);
+    assert!(unsolvable > 100 && unsolvable < COUNT * 6 / 7, "unsolvable: {unsolvable}");
+    assert!(said_never > COUNT / 40, "the test said -1 only {said_never} times");
+}
+
+#[test]
+fn unsolvability_test_is_complete_on_paths_and_cycles() {
+    let mut rng = SplitMix64::new(2014);
+    let mut compared = 0;
+    while compared < 1000 {
+        // A corridor (one row) or a ring (the border of a rectangle).
+        let ring = rng.percent(50);
+        let (width, height) = if ring {
+            // Rings of 4, 8, 10 and 12 cells (2 x 3 would have cells of degree 3).
+            [(2, 2), (3, 3), (4, 3), (4, 4)][rng.below(4)]
+        } else {
+            (rng.between(2, 9), 1)
+        };
+        let grid = Grid::new(height, width, |r, c| {
+            !ring || r == 0 || c == 0 || r + 1 == height || c + 1 == width
+        });
+        let agents = rng.between(2, grid.cell_count().min(5));
+        let mut cells: Vec<CellId> = grid.cells().collect();
+        rng.shuffle(&mut cells);
+        let starts = cells[..agents].to_vec();
+        rng.shuffle(&mut cells);
+        let goals = cells[..agents].to_vec();
+        let instance = Instance::new(&grid, &starts, &goals);
+        let expected = reference_steps(&grid, &starts, &goals);
+        let verdict = solvable::check(&instance);
+        assert_eq!(
+            verdict == solvable::Verdict::Never,
+            expected.is_none(),
+            "{width}x{height} ring {ring}: {starts:?} -> {goals:?}"
+        );
+        compared += 1;
+    }
+}
