@@ -38,7 +38,7 @@ use crate::search::{self, Plan};
 /// assert_eq!(dataset.grid().position(dataset.homes()[0]), (1, 3));
 /// # Ok::<(), ghosts::DatasetError>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Dataset {
     /// The corridor cells (letters are corridor too); outside the map is wall.
     pub(crate) grid: Grid,
@@ -50,6 +50,16 @@ pub struct Dataset {
     /// dataset built in code).
     pub(crate) header_line: usize,
 }
+
+/// Two datasets are equal when their maps, starts and homes are (wherever in an input
+/// they were read).
+impl PartialEq for Dataset {
+    fn eq(&self, other: &Dataset) -> bool {
+        (&self.grid, &self.starts, &self.homes) == (&other.grid, &other.starts, &other.homes)
+    }
+}
+
+impl Eq for Dataset {}
 
 /// A start or a home, to say which one a [`DatasetError`] is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,7 +128,8 @@ pub enum DatasetError {
 impl Dataset {
     /// The dataset on `grid` (its cells are the corridor) where ghost `i` starts at
     /// `starts[i]` and must end at `homes[i]`, both `(row, col)` from 0 at the top left.
-    /// A start may be another ghost's home, as in the text format.
+    /// A start may be a home, its own or another ghost's (the text format cannot write
+    /// that, but the step rule has no quarrel with it).
     ///
     /// # Errors
     /// A [`DatasetError`] when the lists' lengths differ, there are more than
@@ -324,4 +335,90 @@ pub fn solve(dataset: &Dataset, options: &Options) -> Result<Option<Solution>, S
         plan: found.plan,
         expanded: found.expanded,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn room() -> Grid {
+        // ####
+        // #  #
+        // ## #
+        let rows = ["####", "#  #", "## #"];
+        Grid::new(3, 4, |r, c| rows[r].as_bytes()[c] != b'#')
+    }
+
+    #[test]
+    fn the_constructor_refuses_what_the_format_cannot_hold() {
+        let e = |starts: &[(usize, usize)], homes: &[(usize, usize)]| {
+            Dataset::new(room(), starts, homes).unwrap_err().to_string()
+        };
+        assert_eq!(
+            e(&[(1, 1)], &[]),
+            "1 starts but 0 homes: every ghost needs one of each"
+        );
+        assert_eq!(e(&[(1, 1)], &[(2, 1)]), "the home 'A': (2, 1) is a wall");
+        assert_eq!(
+            e(&[(1, 1), (3, 2)], &[(1, 2), (2, 2)]),
+            "the start of ghost 'b': (3, 2) is outside the 3 x 4 grid"
+        );
+        assert_eq!(
+            e(&[(1, 1), (1, 2)], &[(2, 2), (2, 2)]),
+            "the home 'A' and the home 'B' are both at (2, 2)"
+        );
+        let many = vec![(1, 1); 27];
+        assert_eq!(
+            e(&many, &many),
+            "27 ghosts, above the limit of 26 (one per letter a-z)"
+        );
+        // A start may be a home (the text format cannot write it; the search does not
+        // mind): b must leave a's home, a follows it.
+        let d = Dataset::new(room(), &[(1, 1), (1, 2)], &[(1, 2), (2, 2)]).unwrap();
+        assert_eq!(d.ghost_count(), 2);
+        assert_eq!(d.grid().position(d.starts()[1]), (1, 2));
+        assert_eq!(
+            solve(&d, &Options::default()).unwrap().map(|s| s.steps()),
+            Some(1)
+        );
+    }
+
+    #[test]
+    fn built_and_parsed_datasets_agree_and_solve_alike() {
+        let built = Dataset::new(room(), &[(1, 1)], &[(2, 2)]).unwrap();
+        let parsed: Dataset = "4 3 1\n####\n#a #\n##A#\n".parse().unwrap();
+        assert_eq!(built, parsed);
+        let options = Options::default();
+        let steps = |d: &Dataset| solve(d, &options).unwrap().map(|s| s.steps());
+        assert_eq!(steps(&built), steps(&parsed));
+        assert_eq!(steps(&built), Some(2));
+    }
+
+    #[test]
+    fn parsing_wants_exactly_one_dataset() {
+        let e = |text: &str| text.parse::<Dataset>().unwrap_err().to_string();
+        assert_eq!(
+            e("\n"),
+            "line 1, column 1: this case has no dataset before the end or the terminator `0 0 0`"
+        );
+        assert_eq!(
+            e("3 1 1\naA \n3 1 1\naA \n"),
+            "line 3, column 1: expected the end of the text (it holds one dataset), found a \
+             second dataset"
+        );
+        assert!("3 1 1\naA \n0 0 0\n".parse::<Dataset>().is_ok());
+    }
+
+    #[test]
+    fn a_tiny_budget_is_a_typed_error() {
+        let d: Dataset = "5 2 2\nab   \n   BA\n".parse().unwrap();
+        let options = Options {
+            plan: false,
+            memory_mib: 0,
+        };
+        assert!(matches!(
+            solve(&d, &options),
+            Err(SolveError::OverBudget { budget_mib: 0, .. })
+        ));
+    }
 }

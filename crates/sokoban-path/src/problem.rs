@@ -268,3 +268,66 @@ pub fn solve(maze: &Maze, options: &Options) -> Result<Option<Solution>, SolveEr
     }
     Ok(Solver::new().solve(maze))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_constructor_refuses_what_the_format_cannot_hold() {
+        // .#..
+        let grid = || Grid::new(1, 4, |_, col| col != 1);
+        let e = |p, b, t| Maze::new(grid(), p, b, t).unwrap_err().to_string();
+        assert_eq!(
+            e((0, 1), (0, 2), (0, 3)),
+            "the person 'S': (0, 1) is a wall"
+        );
+        assert_eq!(
+            e((0, 0), (1, 2), (0, 3)),
+            "the box 'B': (1, 2) is outside the 1 x 4 grid"
+        );
+        assert_eq!(
+            e((0, 0), (0, 3), (0, 3)),
+            "the box starts on the target at (0, 3): the format needs them apart"
+        );
+        assert_eq!(
+            e((0, 2), (0, 2), (0, 3)),
+            "the box 'B' and the person 'S' are both at (0, 2)"
+        );
+        assert_eq!(
+            e((0, 3), (0, 2), (0, 3)),
+            "the target 'T' and the person 'S' are both at (0, 3)"
+        );
+        let built = Maze::new(grid(), (0, 0), (0, 2), (0, 3)).unwrap();
+        assert_eq!(built, "1 4\nS#BT\n".parse().unwrap());
+        let moves = solve(&built, &Options::default()).unwrap();
+        assert_eq!(moves.as_ref().map(Solution::moves), None, "S is walled off");
+    }
+
+    #[test]
+    fn parsing_wants_exactly_one_maze() {
+        let e = |text: &str| text.parse::<Maze>().unwrap_err().to_string();
+        assert_eq!(
+            e("0 0\n"),
+            "line 1, column 1: this case has no maze before the end or the terminator `0 0`"
+        );
+        assert_eq!(
+            e("1 3\nSBT\n1 3\nSBT\n"),
+            "line 3, column 1: expected the end of the text (it holds one maze), found a \
+             second maze"
+        );
+        assert!("1 3\nSBT\n0 0\n".parse::<Maze>().is_ok());
+    }
+
+    #[test]
+    fn a_tiny_budget_is_a_typed_error() {
+        let maze: Maze = "1 4\nSB.T\n".parse().unwrap();
+        assert_eq!(
+            solve(&maze, &Options { memory_mib: 0 }),
+            Err(SolveError::OverBudget {
+                budget_mib: 0,
+                need_mib: 1
+            })
+        );
+    }
+}

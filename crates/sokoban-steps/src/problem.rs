@@ -292,3 +292,57 @@ pub fn solve(puzzle: &Puzzle, options: &Options) -> Result<Option<Solution>, Sol
             .map(|steps| Solution { steps, path: None })
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_constructor_refuses_what_the_format_cannot_hold() {
+        // .#..
+        let grid = || Grid::new(1, 4, |_, col| col != 1);
+        let e = |p, b, t| Puzzle::new(grid(), p, b, t).unwrap_err().to_string();
+        assert_eq!(
+            e((0, 1), (0, 2), (0, 3)),
+            "the player 'X': (0, 1) is a wall"
+        );
+        assert_eq!(
+            e((0, 0), (1, 2), (0, 3)),
+            "the box '*': (1, 2) is outside the 1 x 4 grid"
+        );
+        assert_eq!(
+            e((0, 0), (0, 3), (0, 3)),
+            "the box starts on the target at (0, 3): the format needs them apart"
+        );
+        assert_eq!(
+            e((0, 2), (0, 2), (0, 3)),
+            "the box '*' and the player 'X' are both at (0, 2)"
+        );
+        assert_eq!(
+            e((0, 3), (0, 2), (0, 3)),
+            "the target '@' and the player 'X' are both at (0, 3)"
+        );
+        let built = Puzzle::new(grid(), (0, 0), (0, 2), (0, 3)).unwrap();
+        assert_eq!(built, "1 4\nX#*@\n".parse().unwrap());
+        let solution = solve(&built, &Options::default()).unwrap();
+        assert_eq!(solution, None, "X is walled off");
+    }
+
+    #[test]
+    fn a_tiny_budget_is_a_typed_error() {
+        let maze: Puzzle = "1 4\nX*.@\n".parse().unwrap();
+        assert_eq!(
+            solve(
+                &maze,
+                &Options {
+                    path: true,
+                    memory_mib: 0
+                }
+            ),
+            Err(SolveError::OverBudget {
+                budget_mib: 0,
+                need_mib: 1
+            })
+        );
+    }
+}
