@@ -1,9 +1,9 @@
 //! ghosts: the fewest steps that bring every ghost home, all ghosts moving at once.
 //!
-//! The problem is "The Morning after Halloween" (ICPC Asia Tokyo 2007); the contract is
-//! `shared/specs/ghosts.md`. In one step every ghost stays or moves to a neighbouring
-//! corridor cell, all at once; no two may end on one cell or swap cells; following is
-//! allowed.
+//! The problem is "The Morning after Halloween" (ICPC Asia Tokyo 2007, UVa 1601); the
+//! input format, the step rule and the output are in `docs/ghosts.md`. In one step every
+//! ghost stays or moves to a neighbouring corridor cell, all at once; no two may end on one
+//! cell or swap cells; following is allowed.
 //!
 //! - [`parse`]: reading a dataset, with located errors;
 //! - [`moves`]: the step rule and its checker;

@@ -1,5 +1,5 @@
 //! Pushing Boxes (SWERC 1997; POJ 1475, UVa 589, AcWing 174), exactly as
-//! `specs/sokoban-path.md` states it: a person pushes one box onto a target with the fewest
+//! `docs/sokoban-path.md` states it: a person pushes one box onto a target with the fewest
 //! pushes, then the fewest walks, then the smallest push sequence (N < S < W < E), then the
 //! smallest walk sequence (n < s < w < e), on grids of any size.
 //!

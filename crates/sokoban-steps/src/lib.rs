@@ -1,5 +1,5 @@
 //! Single-box Sokoban, fewest player steps: every step counts, pushing or not, and the game
-//! ends the moment the box stands on the target (spec: `shared/specs/sokoban-steps.md`).
+//! ends the moment the box stands on the target (format and rules: `docs/sokoban-steps.md`).
 //!
 //! The library reads the one case of an input ([`read_puzzle`]), finds the fewest steps
 //! ([`Solver::fewest_steps`]), optionally the smallest optimal step sequence
