@@ -1,9 +1,9 @@
 //! ghosts: the fewest steps that bring every ghost home, all ghosts moving at once.
 //!
-//! The problem is "The Morning after Halloween" (ICPC Asia Tokyo 2007). In one step every
-//! ghost stays or moves to a neighbouring corridor cell, all at once; no two may end on
-//! one cell or swap cells; following is allowed. `docs/ghosts.md` describes the input
-//! format and the program.
+//! The problem is "The Morning after Halloween" (ICPC Asia Tokyo 2007, UVa 1601); the
+//! input format, the step rule and the output are in `docs/ghosts.md`. In one step every
+//! ghost stays or moves to a neighbouring corridor cell, all at once; no two may end on one
+//! cell or swap cells; following is allowed.
 //!
 //! # Using the library
 //! Parse a [`Dataset`] from text (or build one from coordinates with [`Dataset::new`]),

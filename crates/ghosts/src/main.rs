@@ -5,8 +5,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// Fewest steps to bring every ghost home. Reads datasets from standard input; bad input
-/// is reported as `error: line L, column C: ...` with status 1.
+/// Fewest steps to bring every ghost home, all ghosts moving at once.
+///
+/// Input: UVa 1601 "The Morning after Halloween" datasets on standard input (docs/ghosts.md).
+///
+/// Bad input is reported as `error: line L, column C: ...` with status 1 (docs/errors.md).
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Cli {

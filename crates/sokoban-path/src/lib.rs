@@ -1,7 +1,7 @@
-//! Pushing Boxes (SWERC 1997; POJ 1475, UVa 589, AcWing 174): a person pushes one box
-//! onto a target with the fewest pushes, then the fewest walks, then the smallest push
-//! sequence (N < S < W < E), then the smallest walk sequence (n < s < w < e), on grids of
-//! any size. `docs/sokoban-path.md` describes the input format and the program.
+//! Pushing Boxes (SWERC 1997; POJ 1475, UVa 589, AcWing 174), exactly as
+//! `docs/sokoban-path.md` states it: a person pushes one box onto a target with the fewest
+//! pushes, then the fewest walks, then the smallest push sequence (N < S < W < E), then the
+//! smallest walk sequence (n < s < w < e), on grids of any size.
 //!
 //! # Using the library
 //! Parse a [`Maze`] from text (or build one from coordinates with [`Maze::new`]), then

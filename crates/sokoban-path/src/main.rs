@@ -6,8 +6,12 @@ use std::process::ExitCode;
 use clap::Parser;
 
 /// Pushing Boxes: fewest pushes, then fewest walks, one exact answer per maze.
+///
+/// Input: UVa 589 "Pushing Boxes" mazes on standard input (docs/sokoban-path.md).
+///
+/// Bad input is reported as `error: line L, column C: ...` with status 1 (docs/errors.md).
 #[derive(Debug, Parser)]
-#[command(version, about)]
+#[command(version)]
 struct Cli {
     /// Draw the maze after every push, below the move string.
     #[arg(long)]

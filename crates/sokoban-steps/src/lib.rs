@@ -1,6 +1,5 @@
 //! Single-box Sokoban, fewest player steps: every step counts, pushing or not, and the game
-//! ends the moment the box stands on the target. `docs/sokoban-steps.md` describes the
-//! input format and the program.
+//! ends the moment the box stands on the target (format and rules: `docs/sokoban-steps.md`).
 //!
 //! # Using the library
 //! Parse a [`Puzzle`] from text (or build one from coordinates with [`Puzzle::new`]),

@@ -8,8 +8,12 @@ use clap::Parser;
 use sokoban_steps::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB, RunOptions};
 
 /// Fewest player steps (walks and pushes) to bring the one box onto the target.
+///
+/// Input: one single-box Sokoban board (`. # X * @`) on standard input (docs/sokoban-steps.md).
+///
+/// Bad input is reported as `error: line L, column C: ...` with status 1 (docs/errors.md).
 #[derive(Debug, Parser)]
-#[command(version, about)]
+#[command(version)]
 struct Cli {
     /// Also print one optimal step sequence (nswe walks, NSWE pushes), the smallest by
     /// N < S < W < E.
