@@ -12,6 +12,7 @@
 //!   before allocating (`--max-cells`, `--memory-mib`);
 //! - [`harness`]: how a data-driven test case is run and rendered for its snapshot;
 //! - [`mutate`]: seeded mutations of corpus inputs, for the fuzz tests;
+//! - [`svg`]: animated SVG pictures of solutions (walls, marks, moving pieces), streamed;
 //! - [`rng`]: a tiny seeded generator, so that generated cases and randomised tests are the
 //!   same on every machine and every version.
 //!
@@ -29,6 +30,7 @@ pub mod limits;
 pub mod mutate;
 pub mod reader;
 pub mod rng;
+pub mod svg;
 
 pub use cli::{RunError, exit_code};
 pub use error::{ErrorKind, ParseError, describe_byte};
