@@ -10,6 +10,7 @@
 //! - [`heuristic`]: consistent lower bounds (one-ghost and exact pair distances);
 //! - [`search`]: A* over joint placements;
 //! - [`plan`]: writing, drawing and replaying plans;
+//! - [`svg`]: the answer as an animated SVG picture (`--svg`);
 //! - [`generate`]: seeded random maps that keep the statement's promises.
 //!
 //! # Limits
@@ -33,8 +34,10 @@ pub mod moves;
 pub mod parse;
 pub mod plan;
 pub mod search;
+pub mod svg;
 
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
 
 use grid_core::limits::{DEFAULT_MEMORY_MIB, Limits};
 use grid_core::{CaseReader, ErrorKind, ParseError, RunError};
@@ -43,12 +46,16 @@ pub use parse::{Dataset, read_dataset, read_dataset_within};
 pub use search::{PairsAfter, Plan, Solution, solve, solve_with};
 
 /// What the program prints and how far it may go.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
     /// After each answer, the placement after every step (`--plan`).
     pub plan: bool,
     /// After each answer, the map drawn before and after every step (`--show`).
     pub show: bool,
+    /// Where to save each dataset's answer as an animated picture (`--svg FILE`): dataset
+    /// k in the file [`grid_core::svg::case_path`] names (`FILE` for the first,
+    /// `FILE-k.svg` for the others).
+    pub svg: Option<PathBuf>,
     /// Largest map accepted, in cells (width x height).
     pub max_cells: u64,
     /// Memory one search may use, in MiB.
@@ -60,6 +67,7 @@ impl Default for Options {
         Options {
             plan: false,
             show: false,
+            svg: None,
             max_cells: 1 << 20,
             memory_mib: DEFAULT_MEMORY_MIB,
         }
@@ -68,7 +76,13 @@ impl Default for Options {
 
 /// Solves every dataset of `input` in turn, writing each answer (and plan) to `output`
 /// and flushing it before reading the next dataset, so an error in dataset k keeps the
-/// answers of datasets 1..k-1.
+/// answers of datasets 1..k-1. With [`Options::svg`], each dataset's picture is saved
+/// after its answer is written.
+///
+/// # Errors
+/// [`RunError::Input`] for the first malformed dataset or one beyond the budgets,
+/// [`RunError::Output`] when writing `output` fails, [`RunError::Picture`] when a picture
+/// file cannot be written.
 pub fn run(
     input: impl BufRead,
     output: &mut impl Write,
@@ -79,35 +93,42 @@ pub fn run(
         max_cells: options.max_cells,
         memory_mib: options.memory_mib,
     };
+    let want_plan = options.plan || options.show || options.svg.is_some();
+    let mut number = 0;
     while let Some(dataset) = read_dataset_within(&mut reader, limits)? {
-        let solution =
-            solve(&dataset, options.plan || options.show, options.memory_mib).map_err(|e| {
-                ParseError::at(
-                    dataset.header_line,
-                    1,
-                    ErrorKind::OverBudget {
-                        budget_mib: e.budget_mib,
-                        detail: format!(
-                            "the search ran out after storing {} placement{}",
-                            e.placements,
-                            if e.placements == 1 { "" } else { "s" }
-                        ),
-                    },
-                )
-            })?;
+        number += 1;
+        let solution = solve(&dataset, want_plan, options.memory_mib).map_err(|e| {
+            ParseError::at(
+                dataset.header_line,
+                1,
+                ErrorKind::OverBudget {
+                    budget_mib: e.budget_mib,
+                    detail: format!(
+                        "the search ran out after storing {} placement{}",
+                        e.placements,
+                        if e.placements == 1 { "" } else { "s" }
+                    ),
+                },
+            )
+        })?;
         match solution.steps {
             Some(steps) => writeln!(output, "{steps}")?,
             None => writeln!(output, "-1")?,
         }
         if let Some(plan) = &solution.plan {
             if options.plan {
-                output.write_all(plan::format_plan(&dataset.grid, plan).as_bytes())?;
+                plan::write_plan(output, &dataset.grid, plan)?;
             }
             if options.show {
-                output.write_all(plan::draw_plan(&dataset, plan).as_bytes())?;
+                plan::write_drawings(output, &dataset, plan)?;
             }
         }
         output.flush()?;
+        if let Some(path) = &options.svg {
+            grid_core::svg::write_file(&grid_core::svg::case_path(path, number), |file| {
+                svg::write_svg(file, &dataset, solution.plan.as_ref())
+            })?;
+        }
     }
     Ok(())
 }
