@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use grid_core::{CellId, Grid};
 
 use crate::moves::{IllegalStep, check_step};
-use crate::parse::Dataset;
+use crate::problem::Dataset;
 use crate::search::Plan;
 
 /// Writes one line per step: every ghost's `row,col` after the step, in letter order.

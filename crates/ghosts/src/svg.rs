@@ -13,7 +13,7 @@ use std::io::{self, Write};
 use grid_core::CellId;
 use grid_core::svg::{Colour, Mark, Picture, Place, Recording, Shape, Sprite};
 
-use crate::parse::Dataset;
+use crate::problem::Dataset;
 use crate::search::Plan;
 
 /// Writes the picture of `dataset` and its `plan` (`None`: no plan brings every ghost
@@ -27,26 +27,24 @@ use crate::search::Plan;
 ///
 /// # Example
 /// ```
-/// use grid_core::CaseReader;
-///
-/// let text = "4 1 1\na  A\n";
-/// let dataset = ghosts::read_dataset(&mut CaseReader::new(text.as_bytes()), 100)?.unwrap();
-/// let solution = ghosts::solve(&dataset, true, 16).unwrap();
+/// let dataset: ghosts::Dataset = "4 1 1\na  A\n".parse()?;
+/// let options = ghosts::Options { plan: true, ..ghosts::Options::default() };
+/// let solution = ghosts::solve(&dataset, &options)?.expect("a plan");
 /// let mut svg = Vec::new();
-/// ghosts::svg::write_svg(&mut svg, &dataset, solution.plan.as_ref())?;
+/// ghosts::svg::write_svg(&mut svg, &dataset, solution.plan())?;
 /// // Ghost a moves from column 0 to column 3, one cell a frame.
 /// assert!(String::from_utf8(svg).unwrap().contains(r#"values="0 0;1 0;2 0;3 0""#));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn write_svg(out: &mut impl Write, dataset: &Dataset, plan: Option<&Plan>) -> io::Result<()> {
-    let grid = &dataset.grid;
+    let grid = dataset.grid();
     let mut picture = Picture::from_grid(grid);
-    for (i, &home) in dataset.homes.iter().enumerate() {
+    for (i, &home) in dataset.homes().iter().enumerate() {
         let (row, col) = grid.position(home);
         let letter = char::from(b'A' + i as u8);
         picture.add_mark(Mark::new(row, col, Colour::palette(i)).with_label(letter));
     }
-    for i in 0..dataset.starts.len() {
+    for i in 0..dataset.ghost_count() {
         let letter = char::from(b'a' + i as u8);
         picture.add_sprite(Sprite::new(Shape::Circle, letter, Colour::palette(i)));
     }
@@ -54,10 +52,10 @@ pub fn write_svg(out: &mut impl Write, dataset: &Dataset, plan: Option<&Plan>) -
         Some(plan) => format!("ghosts: every ghost home in {} steps", plan.len()),
         None => "ghosts: no plan brings every ghost home".to_owned(),
     });
-    let n = dataset.starts.len();
+    let n = dataset.ghost_count();
     let mut frames = Recording::new(n);
     let steps = plan.map_or(&[][..], |plan| plan.as_slice());
-    let placements = std::iter::once(&dataset.starts).chain(steps);
+    let placements = std::iter::once(dataset.starts()).chain(steps.iter().map(Vec::as_slice));
     let mut places = Vec::with_capacity(n);
     for placement in placements.take_while(|p| p.len() == n) {
         places.clear();

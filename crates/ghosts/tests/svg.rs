@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use ghosts::generate::{Density, MapSpec};
-use ghosts::{Dataset, read_dataset, solve};
+use ghosts::{Dataset, Options, read_dataset, solve};
 use grid_core::CaseReader;
 use grid_core::rng::SplitMix64;
 
@@ -30,12 +30,17 @@ fn datasets(text: &str) -> Vec<Dataset> {
 /// Solves `dataset`, draws it and checks the drawing against the plan; returns the number
 /// of frames.
 fn check_picture(dataset: &Dataset) -> usize {
-    let solution = solve(dataset, true, 64).unwrap();
+    let options = Options {
+        plan: true,
+        memory_mib: 64,
+    };
+    let solution = solve(dataset, &options).unwrap();
+    let plan = solution.as_ref().map(|s| s.plan().unwrap());
     let mut svg = Vec::new();
-    ghosts::svg::write_svg(&mut svg, dataset, solution.plan.as_ref()).unwrap();
+    ghosts::svg::write_svg(&mut svg, dataset, plan).unwrap();
     let drawing = svg_reading::read(std::str::from_utf8(&svg).unwrap());
-    let grid = &dataset.grid;
-    let n = dataset.starts.len();
+    let grid = dataset.grid();
+    let n = dataset.ghost_count();
     let position = |cells: &[grid_core::CellId]| -> Vec<(usize, usize)> {
         cells.iter().map(|&c| grid.position(c)).collect()
     };
@@ -45,36 +50,38 @@ fn check_picture(dataset: &Dataset) -> usize {
         .filter(|&(r, c)| grid.cell(r, c).is_none())
         .collect();
     assert_eq!(drawing.walls, walls);
-    let homes: Vec<_> = position(&dataset.homes)
+    let homes: Vec<_> = position(dataset.homes())
         .into_iter()
         .enumerate()
         .map(|(i, at)| (at, Some(char::from(b'A' + i as u8).to_string())))
         .collect();
     assert_eq!(drawing.marks, homes, "homes marked with their letters");
     assert_eq!(drawing.sprites.len(), n);
-    let expected_frames = match (&solution.plan, solution.steps) {
-        (Some(plan), Some(steps)) => {
-            assert_eq!(plan.len(), steps as usize);
-            plan.len() + 1
+    let expected_frames = match &solution {
+        Some(solution) => {
+            assert_eq!(plan.unwrap().len(), solution.steps() as usize);
+            plan.unwrap().len() + 1
         }
-        (None, None) => 1,
-        other => panic!("plan and steps disagree: {other:?}"),
+        None => 1,
     };
     assert_eq!(drawing.frames, expected_frames);
-    let starts = position(&dataset.starts);
+    let starts = position(dataset.starts());
     for (i, sprite) in drawing.sprites.iter().enumerate() {
         assert_eq!(sprite.label, char::from(b'a' + i as u8).to_string());
         assert_eq!(
             sprite.base, starts[i],
             "static picture: the ghosts at their starts"
         );
-        let track: Vec<_> = std::iter::once(&dataset.starts)
-            .chain(solution.plan.iter().flatten())
+        let track: Vec<_> = std::iter::once(dataset.starts())
+            .chain(plan.into_iter().flatten().map(Vec::as_slice))
             .map(|placement| grid.position(placement[i]))
             .collect();
         assert_eq!(sprite.places, track, "ghost {i} follows the plan");
-        if solution.steps.is_some() {
-            assert_eq!(sprite.places.last(), Some(&grid.position(dataset.homes[i])));
+        if solution.is_some() {
+            assert_eq!(
+                sprite.places.last(),
+                Some(&grid.position(dataset.homes()[i]))
+            );
         }
     }
     drawing.frames
@@ -240,10 +247,15 @@ fn show_is_streamed_one_frame_at_a_time() {
         text.push('\n');
     }
     let dataset = &datasets(&text)[0];
-    let plan = solve(dataset, true, 64).unwrap().plan.unwrap();
+    let options = Options {
+        plan: true,
+        memory_mib: 64,
+    };
+    let solution = solve(dataset, &options).unwrap().unwrap();
+    let plan = solution.plan().unwrap();
     assert!(plan.len() > 800, "{} steps", plan.len());
     let mut out = Largest::default();
-    ghosts::plan::write_drawings(&mut out, dataset, &plan).unwrap();
+    ghosts::plan::write_drawings(&mut out, dataset, plan).unwrap();
     let frame = n * (n + 1);
     assert_eq!(
         out.total,
