@@ -11,7 +11,7 @@
 use std::io::BufRead;
 
 use grid_core::limits::{Limits, SizeFields, grid_size};
-use grid_core::{CaseReader, CellId, ErrorKind, Grid, ParseError, RowEnd, describe_byte};
+use grid_core::{CaseReader, CellId, ErrorKind, Grid, ParseError, RowEnd, describe_char_at};
 
 /// The largest number of rows or columns accepted, whatever the cell budget.
 pub const MAX_SIDE: u64 = grid_core::limits::MAX_SIDE;
@@ -207,7 +207,7 @@ pub fn expect_end(mut input: impl BufRead, lines_read: usize) -> Result<(), Pars
         if chunk.is_empty() {
             return Ok(());
         }
-        for &byte in chunk {
+        for (i, &byte) in chunk.iter().enumerate() {
             match byte {
                 b'\n' => {
                     line += 1;
@@ -220,7 +220,7 @@ pub fn expect_end(mut input: impl BufRead, lines_read: usize) -> Result<(), Pars
                         column,
                         ErrorKind::Unexpected {
                             expected: "end of input (the format holds one case)".to_owned(),
-                            found: describe_byte(byte),
+                            found: describe_char_at(&chunk[i..]),
                         },
                     ));
                 }
