@@ -4,7 +4,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let options = ghosts::Options {
+    let options = ghosts::RunOptions {
         plan: true,
         show: false,
         max_cells: 400,

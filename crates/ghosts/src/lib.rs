@@ -5,20 +5,40 @@
 //! ghost stays or moves to a neighbouring corridor cell, all at once; no two may end on one
 //! cell or swap cells; following is allowed.
 //!
+//! # Using the library
+//! Parse a [`Dataset`] from text (or build one from coordinates with [`Dataset::new`]),
+//! then [`solve`] it:
+//! ```
+//! let dataset: ghosts::Dataset = "5 3 1\n#####\n#a A#\n#####\n".parse()?;
+//! let solution = ghosts::solve(&dataset, &ghosts::Options::default())?;
+//! assert_eq!(solution.map(|s| s.steps()), Some(2));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//! Everything a caller needs from `grid-core` ([`Grid`], [`CellId`], [`ParseError`], ...)
+//! is re-exported here. [`run`] is the whole program (many datasets, streamed).
+//!
+//! # Modules
+//! - [`problem`]: the dataset, its validating constructor, the options and [`solve`];
 //! - [`parse`]: reading a dataset, with located errors;
 //! - [`moves`]: the step rule and its checker;
 //! - [`heuristic`]: consistent lower bounds (one-ghost and exact pair distances);
 //! - [`search`]: A* over joint placements;
 //! - [`plan`]: writing, drawing and replaying plans;
-//! - [`generate`]: seeded random maps that keep the statement's promises.
+//! - `generate` (feature `generate`): seeded random maps that keep the statement's
+//!   promises.
+//!
+//! # Features
+//! - `cli` (default): the `ghosts` binary and its command-line parser (clap). A library
+//!   user can leave it out: `ghosts = { ..., default-features = false }`.
+//! - `generate`: the seeded generators, for the workspace's tests and tools.
 //!
 //! # Limits
 //! Bad input never panics: [`run`] ends with a located error (`docs/errors.md` lists them
 //! all). Two budgets, the flags of every program of the workspace, guard the resources:
-//! - `--max-cells` ([`Options::max_cells`], default 2^20): width x height, checked on the
-//!   header before any row is read; no side may pass 4096.
-//! - `--memory-mib` ([`Options::memory_mib`], default 1024): checked twice. From the header,
-//!   the tables sized by the map ([`parse::BYTES_PER_CELL`] + n x
+//! - `--max-cells` ([`RunOptions::max_cells`], default [`DEFAULT_MAX_CELLS`] = 2^22):
+//!   width x height, checked on the header before any row is read; no side may pass 4096.
+//! - `--memory-mib` ([`RunOptions::memory_mib`], default 1024): checked twice. From the
+//!   header, the tables sized by the map ([`parse::BYTES_PER_CELL`] + n x
 //!   [`parse::BYTES_PER_CELL_PER_GHOST`] bytes a cell, measured) must fit, or the dataset is
 //!   refused before anything is allocated. The placements the search stores cannot be
 //!   known in advance (at most C^n, usually far fewer), so the search counts them and
@@ -27,24 +47,29 @@
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
+#[cfg(feature = "generate")]
 pub mod generate;
 pub mod heuristic;
 pub mod moves;
 pub mod parse;
 pub mod plan;
+pub mod problem;
 pub mod search;
 
 use std::io::{BufRead, Write};
 
-use grid_core::limits::{DEFAULT_MEMORY_MIB, Limits};
-use grid_core::{CaseReader, ErrorKind, ParseError, RunError};
+use grid_core::CaseReader;
+use grid_core::limits::Limits;
 
-pub use parse::{Dataset, read_dataset, read_dataset_within};
-pub use search::{PairsAfter, Plan, Solution, solve, solve_with};
+pub use grid_core::limits::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB};
+pub use grid_core::{CellError, CellId, Dir, ErrorKind, Grid, ParseError, RunError, exit_code};
+pub use parse::{MAX_GHOSTS, read_dataset, read_dataset_within};
+pub use problem::{Dataset, DatasetError, Marker, Options, Solution, SolveError, solve};
+pub use search::Plan;
 
-/// What the program prints and how far it may go.
+/// What the program prints and how far it may go: the flags of the `ghosts` binary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Options {
+pub struct RunOptions {
     /// After each answer, the placement after every step (`--plan`).
     pub plan: bool,
     /// After each answer, the map drawn before and after every step (`--show`).
@@ -55,12 +80,13 @@ pub struct Options {
     pub memory_mib: u64,
 }
 
-impl Default for Options {
+impl Default for RunOptions {
+    /// No plan, no drawing, [`DEFAULT_MAX_CELLS`], [`DEFAULT_MEMORY_MIB`].
     fn default() -> Self {
-        Options {
+        RunOptions {
             plan: false,
             show: false,
-            max_cells: 1 << 20,
+            max_cells: DEFAULT_MAX_CELLS,
             memory_mib: DEFAULT_MEMORY_MIB,
         }
     }
@@ -69,10 +95,24 @@ impl Default for Options {
 /// Solves every dataset of `input` in turn, writing each answer (and plan) to `output`
 /// and flushing it before reading the next dataset, so an error in dataset k keeps the
 /// answers of datasets 1..k-1.
+///
+/// # Examples
+/// ```
+/// let mut out = Vec::new();
+/// let input = "5 3 1\n#####\n#a A#\n#####\n0 0 0\n";
+/// ghosts::run(input.as_bytes(), &mut out, &ghosts::RunOptions::default())?;
+/// assert_eq!(out, b"2\n");
+/// # Ok::<(), ghosts::RunError>(())
+/// ```
+///
+/// # Errors
+/// [`RunError::Input`] for the first malformed dataset or one past a budget (located;
+/// the answers before it are written and flushed), [`RunError::Output`] when writing
+/// fails.
 pub fn run(
     input: impl BufRead,
     output: &mut impl Write,
-    options: &Options,
+    options: &RunOptions,
 ) -> Result<(), RunError> {
     let mut reader = CaseReader::new(input);
     let limits = Limits {
@@ -80,26 +120,31 @@ pub fn run(
         memory_mib: options.memory_mib,
     };
     while let Some(dataset) = read_dataset_within(&mut reader, limits)? {
-        let solution =
-            solve(&dataset, options.plan || options.show, options.memory_mib).map_err(|e| {
-                ParseError::at(
-                    dataset.header_line,
-                    1,
-                    ErrorKind::OverBudget {
-                        budget_mib: e.budget_mib,
-                        detail: format!(
-                            "the search ran out after storing {} placement{}",
-                            e.placements,
-                            if e.placements == 1 { "" } else { "s" }
-                        ),
-                    },
-                )
-            })?;
-        match solution.steps {
-            Some(steps) => writeln!(output, "{steps}")?,
+        let solve_options = Options {
+            plan: options.plan || options.show,
+            memory_mib: options.memory_mib,
+        };
+        let solution = solve(&dataset, &solve_options).map_err(|e| match e {
+            SolveError::OverBudget {
+                budget_mib,
+                placements,
+            } => ParseError::at(
+                dataset.header_line,
+                1,
+                ErrorKind::OverBudget {
+                    budget_mib,
+                    detail: format!(
+                        "the search ran out after storing {placements} placement{}",
+                        if placements == 1 { "" } else { "s" }
+                    ),
+                },
+            ),
+        })?;
+        match &solution {
+            Some(solution) => writeln!(output, "{}", solution.steps())?,
             None => writeln!(output, "-1")?,
         }
-        if let Some(plan) = &solution.plan {
+        if let Some(plan) = solution.as_ref().and_then(Solution::plan) {
             if options.plan {
                 output.write_all(plan::format_plan(&dataset.grid, plan).as_bytes())?;
             }

@@ -20,23 +20,23 @@ struct Cli {
     #[arg(long)]
     show: bool,
     /// Largest map accepted, in cells (width x height).
-    #[arg(long, default_value_t = ghosts::Options::default().max_cells)]
+    #[arg(long, default_value_t = ghosts::DEFAULT_MAX_CELLS)]
     max_cells: u64,
     /// Memory one dataset's search may use, in MiB.
-    #[arg(long, default_value_t = ghosts::Options::default().memory_mib)]
+    #[arg(long, default_value_t = ghosts::DEFAULT_MEMORY_MIB)]
     memory_mib: u64,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let options = ghosts::Options {
+    let options = ghosts::RunOptions {
         plan: cli.plan,
         show: cli.show,
         max_cells: cli.max_cells,
         memory_mib: cli.memory_mib,
     };
     let stdout = io::stdout();
-    grid_core::exit_code(ghosts::run(
+    ghosts::exit_code(ghosts::run(
         io::stdin().lock(),
         &mut BufWriter::new(stdout.lock()),
         &options,

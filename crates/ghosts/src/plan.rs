@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use grid_core::{CellId, Grid};
 
 use crate::moves::{IllegalStep, check_step};
-use crate::parse::Dataset;
+use crate::problem::Dataset;
 use crate::search::Plan;
 
 /// One line per step: every ghost's `row,col` after the step, in letter order.

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use ghosts::{Options, plan::check_plan, read_dataset};
+use ghosts::{RunOptions, plan::check_plan, read_dataset};
 use grid_core::harness::{
     ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
 };
@@ -61,7 +61,7 @@ fn random_input(rng: &mut SplitMix64) -> Vec<u8> {
 
 /// Runs `input` and checks the outcome; returns whether it was answered in full.
 fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
-    let options = Options {
+    let options = RunOptions {
         plan: !rng.percent(20),
         show: rng.percent(20),
         max_cells: MAX_CELLS,
@@ -107,7 +107,7 @@ fn check_answers(input: &[u8], out: &str) {
                     .map(|cell| {
                         let (row, col) = cell.split_once(',').unwrap();
                         let (row, col) = (row.parse().unwrap(), col.parse().unwrap());
-                        dataset.grid.cell(row, col).unwrap()
+                        dataset.grid().cell(row, col).unwrap()
                     })
                     .collect()
             })
@@ -146,7 +146,7 @@ fn random_maps_never_panic_and_every_plan_replays() {
 #[test]
 fn a_closed_stdout_ends_the_run_quietly() {
     let input = "4 3 1\n####\n#aA#\n####\n0 0 0\n";
-    let outcome = ghosts::run(input.as_bytes(), &mut ClosedPipe, &Options::default());
+    let outcome = ghosts::run(input.as_bytes(), &mut ClosedPipe, &RunOptions::default());
     assert_quiet_on_closed_pipe(outcome);
 }
 
