@@ -7,6 +7,7 @@ fuzz_target!(|data: &[u8]| {
     let options = ghosts::RunOptions {
         plan: true,
         show: false,
+        svg: None,
         max_cells: 400,
         memory_mib: 16,
     };

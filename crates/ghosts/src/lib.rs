@@ -24,6 +24,7 @@
 //! - [`heuristic`]: consistent lower bounds (one-ghost and exact pair distances);
 //! - [`search`]: A* over joint placements;
 //! - [`plan`]: writing, drawing and replaying plans;
+//! - [`svg`]: the answer as an animated SVG picture (`--svg`);
 //! - `generate` (feature `generate`): seeded random maps that keep the statement's
 //!   promises.
 //!
@@ -55,8 +56,10 @@ pub mod parse;
 pub mod plan;
 pub mod problem;
 pub mod search;
+pub mod svg;
 
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
 
 use grid_core::CaseReader;
 use grid_core::limits::Limits;
@@ -68,12 +71,16 @@ pub use problem::{Dataset, DatasetError, Marker, Options, Solution, SolveError, 
 pub use search::Plan;
 
 /// What the program prints and how far it may go: the flags of the `ghosts` binary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunOptions {
     /// After each answer, the placement after every step (`--plan`).
     pub plan: bool,
     /// After each answer, the map drawn before and after every step (`--show`).
     pub show: bool,
+    /// Where to save each dataset's answer as an animated picture (`--svg FILE`): dataset
+    /// k in the file [`grid_core::svg::case_path`] names (`FILE` for the first,
+    /// `FILE-k.svg` for the others).
+    pub svg: Option<PathBuf>,
     /// Largest map accepted, in cells (width x height).
     pub max_cells: u64,
     /// Memory one search may use, in MiB.
@@ -81,11 +88,12 @@ pub struct RunOptions {
 }
 
 impl Default for RunOptions {
-    /// No plan, no drawing, [`DEFAULT_MAX_CELLS`], [`DEFAULT_MEMORY_MIB`].
+    /// No plan, no drawing, no picture, [`DEFAULT_MAX_CELLS`], [`DEFAULT_MEMORY_MIB`].
     fn default() -> Self {
         RunOptions {
             plan: false,
             show: false,
+            svg: None,
             max_cells: DEFAULT_MAX_CELLS,
             memory_mib: DEFAULT_MEMORY_MIB,
         }
@@ -94,7 +102,8 @@ impl Default for RunOptions {
 
 /// Solves every dataset of `input` in turn, writing each answer (and plan) to `output`
 /// and flushing it before reading the next dataset, so an error in dataset k keeps the
-/// answers of datasets 1..k-1.
+/// answers of datasets 1..k-1. With [`RunOptions::svg`], each dataset's picture is saved
+/// after its answer is written.
 ///
 /// # Examples
 /// ```
@@ -108,7 +117,7 @@ impl Default for RunOptions {
 /// # Errors
 /// [`RunError::Input`] for the first malformed dataset or one past a budget (located;
 /// the answers before it are written and flushed), [`RunError::Output`] when writing
-/// fails.
+/// fails, [`RunError::Picture`] when a picture file cannot be written.
 pub fn run(
     input: impl BufRead,
     output: &mut impl Write,
@@ -119,9 +128,11 @@ pub fn run(
         max_cells: options.max_cells,
         memory_mib: options.memory_mib,
     };
+    let mut number = 0;
     while let Some(dataset) = read_dataset_within(&mut reader, limits)? {
+        number += 1;
         let solve_options = Options {
-            plan: options.plan || options.show,
+            plan: options.plan || options.show || options.svg.is_some(),
             memory_mib: options.memory_mib,
         };
         let solution = solve(&dataset, &solve_options).map_err(|e| match e {
@@ -146,13 +157,18 @@ pub fn run(
         }
         if let Some(plan) = solution.as_ref().and_then(Solution::plan) {
             if options.plan {
-                output.write_all(plan::format_plan(&dataset.grid, plan).as_bytes())?;
+                plan::write_plan(output, &dataset.grid, plan)?;
             }
             if options.show {
-                output.write_all(plan::draw_plan(&dataset, plan).as_bytes())?;
+                plan::write_drawings(output, &dataset, plan)?;
             }
         }
         output.flush()?;
+        if let Some(path) = &options.svg {
+            grid_core::svg::write_file(&grid_core::svg::case_path(path, number), |file| {
+                svg::write_svg(file, &dataset, solution.as_ref().and_then(Solution::plan))
+            })?;
+        }
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `ghosts < datasets`: one line per dataset, the fewest steps or -1.
 
 use std::io::{self, BufWriter};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -19,6 +20,11 @@ struct Cli {
     /// After each answer, draw the map before and after every step.
     #[arg(long)]
     show: bool,
+    /// Save each answer as an animated SVG picture: the first dataset's in FILE, the
+    /// k-th's in FILE with -k before its extension (out.svg, out-2.svg, out-3.svg, ...).
+    /// A dataset without an answer gets the level with the ghosts at their starts.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
     /// Largest map accepted, in cells (width x height).
     #[arg(long, default_value_t = ghosts::DEFAULT_MAX_CELLS)]
     max_cells: u64,
@@ -32,6 +38,7 @@ fn main() -> ExitCode {
     let options = ghosts::RunOptions {
         plan: cli.plan,
         show: cli.show,
+        svg: cli.svg,
         max_cells: cli.max_cells,
         memory_mib: cli.memory_mib,
     };

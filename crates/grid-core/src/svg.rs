@@ -53,8 +53,11 @@
 //! sprites x frames) time and output, with O(1) memory beyond the picture and the frames.
 
 use std::fmt;
-use std::io::{self, Write};
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
 
+use crate::cli::RunError;
 use crate::grid::Grid;
 
 /// A colour, written as `#rrggbb`.
@@ -583,6 +586,49 @@ impl Picture {
         }
         writeln!(out, "</g>")
     }
+}
+
+/// The file the picture of case `case` (1-based) goes to when a program is given
+/// `--svg path`: case 1 in `path` itself, case k > 1 in `path` with `-k` inserted before
+/// its extension (`out.svg`, `out-2.svg`, `out-3.svg`, ...; `out` gives `out-2`). The rule
+/// needs no look-ahead, so pictures are written while the input is still streaming in.
+///
+/// ```
+/// use std::path::Path;
+/// use grid_core::svg::case_path;
+///
+/// assert_eq!(case_path(Path::new("pics/out.svg"), 1), Path::new("pics/out.svg"));
+/// assert_eq!(case_path(Path::new("pics/out.svg"), 3), Path::new("pics/out-3.svg"));
+/// assert_eq!(case_path(Path::new("out"), 2), Path::new("out-2"));
+/// ```
+pub fn case_path(path: &Path, case: u64) -> PathBuf {
+    if case <= 1 {
+        return path.to_path_buf();
+    }
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{case}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{case}"),
+    };
+    path.with_file_name(name)
+}
+
+/// Creates (or truncates) the file at `path` and lets `write` fill it through a buffer,
+/// flushed at the end: how the programs save a picture.
+///
+/// # Errors
+/// [`RunError::Picture`] naming `path` when it cannot be created, written or flushed.
+pub fn write_file(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
+) -> Result<(), RunError> {
+    let failed = |source| RunError::Picture {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut out = BufWriter::new(File::create(path).map_err(failed)?);
+    write(&mut out).map_err(failed)?;
+    out.flush().map_err(failed)
 }
 
 /// Decimal digits for key times: enough that consecutive frames get distinct times.
