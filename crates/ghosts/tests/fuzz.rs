@@ -7,12 +7,12 @@
 use std::path::Path;
 
 use ghosts::{RunOptions, plan::check_plan, read_dataset};
-use grid_core::harness::{
-    ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
-};
-use grid_core::mutate::{answered_rounds, mutate};
 use grid_core::rng::SplitMix64;
 use grid_core::{CaseReader, RunError};
+use test_support::harness::{
+    ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
+};
+use test_support::mutate::{answered_rounds, mutate};
 
 /// The bytes of the format's cells, for plausible insertions.
 const ALPHABET: &[u8] = b"#  aAbBcC";
@@ -23,7 +23,7 @@ const MAX_CELLS: u64 = 400;
 /// The corpus files of `testdata/ghosts/` and `testdata/bad/ghosts/` small enough to mutate.
 fn corpus() -> Vec<Vec<u8>> {
     let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    let files = grid_core::mutate::corpus(&testdata, "ghosts").unwrap();
+    let files = test_support::mutate::corpus(&testdata, "ghosts").unwrap();
     assert!(files.len() >= 20, "corpus too small: {}", files.len());
     files
 }

@@ -164,20 +164,6 @@ impl Grid {
         grid
     }
 
-    /// A `height` x `width` grid where each cell is a wall with probability
-    /// `wall_percent` / 100: the random grids that tests compare fast searches on.
-    pub fn random(
-        rng: &mut crate::rng::SplitMix64,
-        height: usize,
-        width: usize,
-        wall_percent: u32,
-    ) -> Self {
-        let open: Vec<bool> = (0..height * width)
-            .map(|_| !rng.percent(wall_percent))
-            .collect();
-        Grid::new(height, width, |r, c| open[r * width + c])
-    }
-
     /// Numbers the cells of `chars` whose byte satisfies `is_open`.
     pub fn from_chars(chars: &CharGrid, is_open: impl Fn(u8) -> bool) -> Self {
         Grid::new(chars.height(), chars.width(), |r, c| {

@@ -8,7 +8,6 @@ mod svg_reading;
 
 use std::io::{self, Write};
 
-use grid_core::Grid;
 use grid_core::rng::SplitMix64;
 use grid_core::svg::{Colour, Look, Mark, Picture, Place, Recording, Shape, Sprite, Timing};
 
@@ -25,7 +24,7 @@ fn random_pictures_read_back_as_recorded() {
         let height = 1 + rng.below(12);
         let width = 1 + rng.below(12);
         let wall_percent = rng.below(60) as u32;
-        let grid = Grid::random(&mut rng, height, width, wall_percent);
+        let grid = test_support::random_grid(&mut rng, height, width, wall_percent);
         let mut picture = Picture::from_grid(&grid);
         let sprites = rng.below(5);
         let looks = [Look::Plain, Look::Pushed, Look::Arrived];

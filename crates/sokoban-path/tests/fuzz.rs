@@ -6,13 +6,13 @@
 
 use std::path::Path;
 
-use grid_core::harness::{
-    ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
-};
-use grid_core::mutate::{answered_rounds, mutate};
 use grid_core::rng::SplitMix64;
 use grid_core::{CaseReader, RunError};
 use sokoban_path::{RunOptions, read_maze, verify};
+use test_support::harness::{
+    ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
+};
+use test_support::mutate::{answered_rounds, mutate};
 
 /// The bytes of the format's cells, for plausible insertions.
 const ALPHABET: &[u8] = b"..#SBT";
@@ -23,7 +23,7 @@ const MAX_CELLS: u64 = 1024;
 /// The corpus files of `testdata/sokoban-path/` and `testdata/bad/sokoban-path/` small enough to mutate.
 fn corpus() -> Vec<Vec<u8>> {
     let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    let files = grid_core::mutate::corpus(&testdata, "sokoban-path").unwrap();
+    let files = test_support::mutate::corpus(&testdata, "sokoban-path").unwrap();
     assert!(files.len() >= 20, "corpus too small: {}", files.len());
     files
 }

@@ -7,13 +7,13 @@
 use std::path::Path;
 
 use grid_core::RunError;
-use grid_core::harness::{
-    ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
-};
-use grid_core::mutate::{answered_rounds, mutate};
 use grid_core::rng::SplitMix64;
 use sokoban_steps::verify::replay;
 use sokoban_steps::{RunOptions, read_puzzle};
+use test_support::harness::{
+    ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
+};
+use test_support::mutate::{answered_rounds, mutate};
 
 /// The bytes of the format's cells, for plausible insertions.
 const ALPHABET: &[u8] = b"..#X*@";
@@ -24,7 +24,7 @@ const MAX_CELLS: u64 = 1024;
 /// The corpus files of `testdata/sokoban-steps/` and `testdata/bad/sokoban-steps/` small enough to mutate.
 fn corpus() -> Vec<Vec<u8>> {
     let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    let files = grid_core::mutate::corpus(&testdata, "sokoban-steps").unwrap();
+    let files = test_support::mutate::corpus(&testdata, "sokoban-steps").unwrap();
     assert!(files.len() >= 20, "corpus too small: {}", files.len());
     files
 }
