@@ -172,3 +172,21 @@ fn the_binary_saves_one_picture_per_maze_and_reports_a_failed_one() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_picture_in_docs_is_up_to_date() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sokoban-path-svg-docs");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = "sokoban-path-level-7.svg";
+    let input = std::fs::read_to_string("../../testdata/sokoban-path/level-7.in").unwrap();
+    let out = run_binary(&["--svg", dir.join(name).to_str().unwrap()], &input);
+    assert!(out.status.success());
+    let fresh = std::fs::read_to_string(dir.join(name)).unwrap();
+    let committed = std::fs::read_to_string(Path::new("../../docs").join(name)).unwrap();
+    assert!(
+        fresh == committed,
+        "docs/{name} is stale: run `cargo run -p sokoban-path -- --svg docs/{name} \
+         < testdata/sokoban-path/level-7.in` and commit the result"
+    );
+}
