@@ -66,6 +66,7 @@ fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
         max_cells: MAX_CELLS,
         memory_mib: if rng.percent(10) { 0 } else { 4 },
         show: rng.percent(20),
+        svg: None,
     };
     let mut out = Vec::new();
     match sokoban_path::run(input, &mut out, &options) {

@@ -66,6 +66,7 @@ fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
     let options = RunOptions {
         path: !rng.percent(20),
         show: rng.percent(20),
+        svg: None,
         max_cells: MAX_CELLS,
         memory_mib: if rng.percent(10) { 0 } else { 4 },
     };
