@@ -7,6 +7,7 @@
 //! - [`bfs`]: breadth-first distances over a [`Grid`], optionally with one cell blocked;
 //! - [`blocks`]: biconnected components, to tell in O(1) which sides of a cell stay
 //!   connected when the cell is taken away (the sides of a box);
+//! - [`push`]: push distances of one box to one target over (box cell, side) states;
 //! - [`cli`]: the run error and exit statuses every binary shares;
 //! - [`limits`]: the size and memory guards every program applies to a case header
 //!   before allocating (`--max-cells`, `--memory-mib`);
@@ -27,6 +28,7 @@ pub mod grid;
 pub mod harness;
 pub mod limits;
 pub mod mutate;
+pub mod push;
 pub mod reader;
 pub mod rng;
 
