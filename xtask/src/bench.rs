@@ -130,12 +130,17 @@ fn sokoban_steps_workloads() -> Vec<Workload> {
 }
 
 /// Wall time in seconds and peak resident memory in KiB of one whole-process run.
-struct Measure {
-    seconds: f64,
-    peak_kib: i64,
+pub(crate) struct Measure {
+    pub(crate) seconds: f64,
+    pub(crate) peak_kib: i64,
 }
 
-fn measure(program: &Path, args: &[&str], input: &Path, output: &Path) -> Result<Measure, String> {
+pub(crate) fn measure(
+    program: &Path,
+    args: &[&str],
+    input: &Path,
+    output: &Path,
+) -> Result<Measure, String> {
     // Peak memory comes from a small helper process (this binary, `__measure`): a child's
     // ru_maxrss includes the memory of whoever spawned it, up to its exec, and the bench
     // itself holds every workload in memory.

@@ -4,6 +4,7 @@
 //! tasks work on a fresh machine with nothing but the Rust toolchain (no `cargo-insta`).
 
 mod bench;
+mod bench_sokoban;
 mod gen_cases;
 mod peers;
 mod process;
@@ -24,6 +25,10 @@ tasks:
                          release builds vs the C++ baselines, whole process, side by side;
                          --peers adds the soukoban crate on the large sokoban-steps levels
                          (build with: cargo run -q --release -p xtask --features peers -- bench --peers)
+  bench sokoban [--set microban|microban2|xsokoban]... [--metric pushes|moves]
+                [--limit SECONDS] [--levels A-B]
+                         the many-box solver on the published collections, one process per
+                         level, checked against testdata/sokoban/microban_optimal.tsv
 ";
 
 fn main() -> ExitCode {
@@ -36,6 +41,7 @@ fn main() -> ExitCode {
         "verify" => snapshots::verify(rest),
         "bless" => snapshots::bless(rest),
         "gen" => gen_cases::run(rest),
+        "bench" if rest.iter().any(|a| a == "sokoban") => bench_sokoban::run(rest),
         "bench" => bench::run(rest),
         "__measure" => bench::measure_child(rest),
         "__soukoban" => peers::soukoban_steps(),

@@ -13,7 +13,13 @@ use grid_core::rng::SplitMix64;
 /// Moves the player `@` of `inner` at random for up to 60 steps; a step away from a box
 /// beside it pulls the box along half of the time. Pulls reversed are pushes, so a level
 /// solved before stays solvable.
-fn pull_randomly(rng: &mut SplitMix64, inner: &mut [u8], height: usize, width: usize, start: usize) {
+fn pull_randomly(
+    rng: &mut SplitMix64,
+    inner: &mut [u8],
+    height: usize,
+    width: usize,
+    start: usize,
+) {
     let has_box = |b: u8| matches!(b, b'$' | b'*');
     let is_goal = |b: u8| matches!(b, b'.' | b'*' | b'+');
     let mut player = start;
@@ -62,7 +68,12 @@ fn pull_randomly(rng: &mut SplitMix64, inner: &mut [u8], height: usize, width: u
 /// One random level of `boxes` boxes (clamped to 1..=4): an inner room of 2 to `max_side`
 /// rows and columns inside a wall border, `wall_percent` % inner walls, boxes, goals and
 /// the player on distinct random squares (a box may start on a goal).
-pub fn random_level(rng: &mut SplitMix64, boxes: usize, max_side: usize, wall_percent: u32) -> String {
+pub fn random_level(
+    rng: &mut SplitMix64,
+    boxes: usize,
+    max_side: usize,
+    wall_percent: u32,
+) -> String {
     let boxes = boxes.clamp(1, 4);
     let max_side = max_side.max(2);
     let (height, width) = loop {

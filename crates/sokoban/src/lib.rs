@@ -124,9 +124,11 @@ pub enum Outcome {
 }
 
 impl fmt::Display for Outcome {
-    /// The answer line: `PUSHES MOVES LURD`, `-1`, or `unknown: <limit>`.
+    /// The answer line: `PUSHES MOVES LURD` (`0 0` for a level solved at the start), `-1`,
+    /// or `unknown: <limit>`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Outcome::Solved(s) if s.lurd.is_empty() => write!(f, "0 0"),
             Outcome::Solved(s) => write!(f, "{} {} {}", s.pushes, s.moves, s.lurd),
             Outcome::Unsolvable => f.write_str("-1"),
             Outcome::Unknown(limit) => write!(f, "unknown: {limit}"),

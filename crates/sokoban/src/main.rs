@@ -26,8 +26,8 @@ struct Cli {
     #[arg(long, value_parser = parse_range)]
     level: Option<(usize, usize)>,
     /// Give up on a level after this many seconds (answer `unknown: time`).
-    #[arg(long)]
-    time_limit: Option<f64>,
+    #[arg(long, value_parser = parse_seconds, allow_negative_numbers = true)]
+    time_limit: Option<Duration>,
     /// Give up on a level whose search would store more than this many MiB.
     #[arg(long, default_value_t = grid_core::limits::DEFAULT_MEMORY_MIB)]
     memory_mib: u64,
@@ -57,19 +57,17 @@ fn parse_range(text: &str) -> Result<(usize, usize), String> {
     Ok((first, last))
 }
 
-fn parse_seconds(seconds: f64) -> Result<Duration, String> {
-    Duration::try_from_secs_f64(seconds).map_err(|e| format!("--time-limit {seconds}: {e}"))
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number of seconds, found '{text}'"))?;
+    Duration::try_from_secs_f64(seconds)
+        .map_err(|_| format!("expected a number of seconds of at least 0, found '{text}'"))
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let time_limit = match cli.time_limit.map(parse_seconds).transpose() {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
     let options = sokoban::Options {
         solve: sokoban::SolveOptions {
             metric: match cli.metric {
@@ -77,7 +75,7 @@ fn main() -> ExitCode {
                 MetricArg::Moves => sokoban::Metric::Moves,
             },
             memory_mib: cli.memory_mib,
-            time_limit,
+            time_limit: cli.time_limit,
         },
         max_cells: cli.max_cells,
         levels: cli.level,

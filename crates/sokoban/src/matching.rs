@@ -99,7 +99,7 @@ impl Matcher {
             }
         }
         let total: i64 = (1..=k).map(|j| c(self.goal_of[j], j)).sum();
-        (total < BIG).then(|| total as u32)
+        (total < BIG).then_some(total as u32)
     }
 }
 

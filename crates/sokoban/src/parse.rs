@@ -30,7 +30,10 @@ pub const MAX_FLOOR: usize = u16::MAX as usize;
 
 /// Whether `byte` may appear in a level row.
 fn is_level_byte(byte: u8) -> bool {
-    matches!(byte, b'#' | b'@' | b'+' | b'$' | b'*' | b'.' | b' ' | b'-' | b'_')
+    matches!(
+        byte,
+        b'#' | b'@' | b'+' | b'$' | b'*' | b'.' | b' ' | b'-' | b'_'
+    )
 }
 
 /// One line of the input, with its end (`\n`, `\r\n`) removed.
@@ -78,7 +81,8 @@ fn read_line(input: &mut impl BufRead, line: &mut Line) -> io::Result<bool> {
         };
         line.len += chunk.len();
         let room = (MAX_SIDE + 1).saturating_sub(line.bytes.len());
-        line.bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        line.bytes
+            .extend_from_slice(&chunk[..chunk.len().min(room)]);
         // A '\r' is only allowed as the last byte (a "\r\n" end); checked below.
         line.level_bytes &= chunk.iter().all(|&b| is_level_byte(b) || b == b'\r');
         let used = done.unwrap_or(chunk.len());
@@ -318,7 +322,10 @@ impl Level {
                 1,
                 ErrorKind::Unexpected {
                     expected: format!("as many goals as boxes ({box_count})"),
-                    found: format!("{goal_count} goal{}", if goal_count == 1 { "" } else { "s" }),
+                    found: format!(
+                        "{goal_count} goal{}",
+                        if goal_count == 1 { "" } else { "s" }
+                    ),
                 },
             ));
         }
@@ -517,7 +524,8 @@ mod tests {
 
     #[test]
     fn errors_are_located_and_the_next_level_still_reads() {
-        let text = "#####\n#@$ #\n#####\n\n####\n#@@#\n####\n\n###\n#@#\n###\n\n#####\n#@$.#\n#####\n";
+        let text =
+            "#####\n#@$ #\n#####\n\n####\n#@@#\n####\n\n###\n#@#\n###\n\n#####\n#@$.#\n#####\n";
         let all = levels(text);
         assert_eq!(
             all[0].as_ref().unwrap_err().to_string(),
@@ -556,6 +564,11 @@ mod tests {
         let long = format!("#@$.{}\n", "#".repeat(5000));
         let mut collection = Collection::new(long.as_bytes(), u64::MAX);
         let text = collection.next_level().unwrap().unwrap();
-        assert!(Level::from_text(&text).unwrap_err().to_string().contains("the length of this row is 5004"));
+        assert!(
+            Level::from_text(&text)
+                .unwrap_err()
+                .to_string()
+                .contains("the length of this row is 5004")
+        );
     }
 }

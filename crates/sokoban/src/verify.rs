@@ -85,11 +85,7 @@ pub fn verify(level: &Level, lurd: &str) -> Result<Counts, VerifyError> {
     for g in level.goals() {
         is_goal[g.index()] = true;
     }
-    let mut off_goal = level
-        .boxes()
-        .iter()
-        .filter(|b| !is_goal[b.index()])
-        .count();
+    let mut off_goal = level.boxes().iter().filter(|b| !is_goal[b.index()]).count();
     let solvable_at_all = !level.stranded();
     let mut player: CellId = level.player();
     let mut counts = Counts {
@@ -138,7 +134,13 @@ mod tests {
     #[test]
     fn counts_and_rules() {
         let level = Level::from_xsb("######\n#@$ .#\n######\n").unwrap();
-        assert_eq!(verify(&level, "RR"), Ok(Counts { pushes: 2, moves: 2 }));
+        assert_eq!(
+            verify(&level, "RR"),
+            Ok(Counts {
+                pushes: 2,
+                moves: 2
+            })
+        );
         assert_eq!(
             verify(&level, "rR"),
             Err(VerifyError::WrongCase {
@@ -161,7 +163,10 @@ mod tests {
             })
         );
         assert_eq!(verify(&level, "R"), Err(VerifyError::NotSolved));
-        assert_eq!(verify(&level, "RRl"), Err(VerifyError::SolvedEarly { index: 2 }));
+        assert_eq!(
+            verify(&level, "RRl"),
+            Err(VerifyError::SolvedEarly { index: 2 })
+        );
         assert_eq!(
             verify(&level, "x"),
             Err(VerifyError::NotAMove {
@@ -170,6 +175,12 @@ mod tests {
             })
         );
         let solved = Level::from_xsb("####\n#@*#\n####\n").unwrap();
-        assert_eq!(verify(&solved, ""), Ok(Counts { pushes: 0, moves: 0 }));
+        assert_eq!(
+            verify(&solved, ""),
+            Ok(Counts {
+                pushes: 0,
+                moves: 0
+            })
+        );
     }
 }

@@ -104,8 +104,13 @@ fn equals_the_exhaustive_reference_on_random_levels() {
         for level in levels(&generate::collection(seed, count, max_boxes, max_side)) {
             for metric in [Metric::Pushes, Metric::Moves] {
                 let want = reference(&level, metric);
-                assert_eq!(fast(&level, metric), want, "{} {metric:?}\n{}", level.title(),
-                    level.draw(level.boxes(), level.player()));
+                assert_eq!(
+                    fast(&level, metric),
+                    want,
+                    "{} {metric:?}\n{}",
+                    level.title(),
+                    level.draw(level.boxes(), level.player())
+                );
                 total[level.boxes().len()] += 1;
                 solved[level.boxes().len()] += usize::from(want.is_some());
             }
@@ -114,8 +119,14 @@ fn equals_the_exhaustive_reference_on_random_levels() {
     println!("levels per box count (0: out of reach): solved {solved:?} of {total:?}");
     // The sample must hold solvable and unsolvable levels of every size.
     for boxes in 1..=4 {
-        assert!(solved[boxes] > 50, "{boxes} boxes: {solved:?} solved of {total:?}");
-        assert!(total[boxes] - solved[boxes] > 50, "{boxes} boxes: {solved:?} of {total:?}");
+        assert!(
+            solved[boxes] > 50,
+            "{boxes} boxes: {solved:?} solved of {total:?}"
+        );
+        assert!(
+            total[boxes] - solved[boxes] > 50,
+            "{boxes} boxes: {solved:?} of {total:?}"
+        );
     }
 }
 
@@ -150,7 +161,8 @@ fn one_box_equals_sokoban_path_pushes_and_walks() {
         let walls = [0, 10, 20, 30][rng.below(4)];
         let text = sokoban_path::generate::random_maze(&mut rng, rows, cols, walls);
         let maze = &sokoban_path::parse_all(&format!("{text}0 0\n"), 1 << 20).unwrap()[0];
-        let want = sokoban_path::solve(maze).map(|s| (s.pushes as u32, s.pushes as u32 + s.walks as u32));
+        let want =
+            sokoban_path::solve(maze).map(|s| (s.pushes as u32, s.pushes as u32 + s.walks as u32));
         let level = Level::from_xsb(&path_maze_to_xsb(&text)).unwrap();
         assert_eq!(fast(&level, Metric::Pushes), want, "{text}");
         solved += usize::from(want.is_some());
@@ -184,7 +196,11 @@ fn one_box_equals_sokoban_steps_steps() {
         }
         xsb.push_str(&format!("{}\n", "#".repeat(width + 2)));
         let level = Level::from_xsb(&xsb).unwrap();
-        assert_eq!(fast(&level, Metric::Moves).map(|(_, m)| m), want, "seed {seed}\n{xsb}");
+        assert_eq!(
+            fast(&level, Metric::Moves).map(|(_, m)| m),
+            want,
+            "seed {seed}\n{xsb}"
+        );
         solved += usize::from(want.is_some());
     }
     assert!(solved > 300 && solved < 1400, "{solved} solvable");
