@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let options = sokoban_path::Options {
+    let options = sokoban_path::RunOptions {
         max_cells: 1024,
         memory_mib: 16,
         show: false,

@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let options = sokoban_steps::Options {
+    let options = sokoban_steps::RunOptions {
         path: true,
         show: false,
         max_cells: 1024,

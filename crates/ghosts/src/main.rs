@@ -1,12 +1,16 @@
 //! `ghosts < datasets`: one line per dataset, the fewest steps or -1.
 
 use std::io::{self, BufWriter};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
 
-/// Fewest steps to bring every ghost home (shared/specs/ghosts.md). Reads datasets from
-/// standard input; bad input is reported as `error: line L, column C: ...` with status 1.
+/// Fewest steps to bring every ghost home, all ghosts moving at once.
+///
+/// Input: UVa 1601 "The Morning after Halloween" datasets on standard input (docs/ghosts.md).
+///
+/// Bad input is reported as `error: line L, column C: ...` with status 1 (docs/errors.md).
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Cli {
@@ -16,24 +20,30 @@ struct Cli {
     /// After each answer, draw the map before and after every step.
     #[arg(long)]
     show: bool,
+    /// Save each answer as an animated SVG picture: the first dataset's in FILE, the
+    /// k-th's in FILE with -k before its extension (out.svg, out-2.svg, out-3.svg, ...).
+    /// A dataset without an answer gets the level with the ghosts at their starts.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
     /// Largest map accepted, in cells (width x height).
-    #[arg(long, default_value_t = ghosts::Options::default().max_cells)]
+    #[arg(long, default_value_t = ghosts::DEFAULT_MAX_CELLS)]
     max_cells: u64,
     /// Memory one dataset's search may use, in MiB.
-    #[arg(long, default_value_t = ghosts::Options::default().memory_mib)]
+    #[arg(long, default_value_t = ghosts::DEFAULT_MEMORY_MIB)]
     memory_mib: u64,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let options = ghosts::Options {
+    let options = ghosts::RunOptions {
         plan: cli.plan,
         show: cli.show,
+        svg: cli.svg,
         max_cells: cli.max_cells,
         memory_mib: cli.memory_mib,
     };
     let stdout = io::stdout();
-    grid_core::exit_code(ghosts::run(
+    ghosts::exit_code(ghosts::run(
         io::stdin().lock(),
         &mut BufWriter::new(stdout.lock()),
         &options,

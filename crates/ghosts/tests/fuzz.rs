@@ -6,13 +6,13 @@
 
 use std::path::Path;
 
-use ghosts::{Options, plan::check_plan, read_dataset};
-use grid_core::harness::{
-    ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
-};
-use grid_core::mutate::{answered_rounds, mutate};
+use ghosts::{RunOptions, plan::check_plan, read_dataset};
 use grid_core::rng::SplitMix64;
 use grid_core::{CaseReader, RunError};
+use test_support::harness::{
+    ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
+};
+use test_support::mutate::{answered_rounds, mutate};
 
 /// The bytes of the format's cells, for plausible insertions.
 const ALPHABET: &[u8] = b"#  aAbBcC";
@@ -23,7 +23,7 @@ const MAX_CELLS: u64 = 400;
 /// The corpus files of `testdata/ghosts/` and `testdata/bad/ghosts/` small enough to mutate.
 fn corpus() -> Vec<Vec<u8>> {
     let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    let files = grid_core::mutate::corpus(&testdata, "ghosts").unwrap();
+    let files = test_support::mutate::corpus(&testdata, "ghosts").unwrap();
     assert!(files.len() >= 20, "corpus too small: {}", files.len());
     files
 }
@@ -61,9 +61,10 @@ fn random_input(rng: &mut SplitMix64) -> Vec<u8> {
 
 /// Runs `input` and checks the outcome; returns whether it was answered in full.
 fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
-    let options = Options {
+    let options = RunOptions {
         plan: !rng.percent(20),
         show: rng.percent(20),
+        svg: None,
         max_cells: MAX_CELLS,
         memory_mib: if rng.percent(10) { 0 } else { 16 },
     };
@@ -107,7 +108,7 @@ fn check_answers(input: &[u8], out: &str) {
                     .map(|cell| {
                         let (row, col) = cell.split_once(',').unwrap();
                         let (row, col) = (row.parse().unwrap(), col.parse().unwrap());
-                        dataset.grid.cell(row, col).unwrap()
+                        dataset.grid().cell(row, col).unwrap()
                     })
                     .collect()
             })
@@ -146,7 +147,7 @@ fn random_maps_never_panic_and_every_plan_replays() {
 #[test]
 fn a_closed_stdout_ends_the_run_quietly() {
     let input = "4 3 1\n####\n#aA#\n####\n0 0 0\n";
-    let outcome = ghosts::run(input.as_bytes(), &mut ClosedPipe, &Options::default());
+    let outcome = ghosts::run(input.as_bytes(), &mut ClosedPipe, &RunOptions::default());
     assert_quiet_on_closed_pipe(outcome);
 }
 

@@ -2,6 +2,7 @@
 //! status, so every `main.rs` stays a few lines long.
 
 use std::io;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::error::{ParseError, report};
@@ -15,12 +16,21 @@ pub enum RunError {
     /// Writing the answers failed (for example standard output was closed).
     #[error("cannot write output: {0}")]
     Output(#[from] io::Error),
+    /// Writing a picture file (`--svg FILE`) failed.
+    #[error("cannot write the picture {}: {source}", path.display())]
+    Picture {
+        /// The file that could not be written.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
 }
 
 /// The exit status for the outcome of a run, after telling standard error what went wrong:
 /// 0 on success, 1 with `error: line L, column C: ...` for bad input. A closed standard
 /// output (a reader such as `head` that has seen enough) ends the run quietly with 0; any
-/// other write failure is reported with status 1.
+/// other write failure (of standard output or of a picture file) is reported with
+/// status 1.
 pub fn exit_code(outcome: Result<(), RunError>) -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -29,7 +39,7 @@ pub fn exit_code(outcome: Result<(), RunError>) -> ExitCode {
             eprintln!("{}", report(&e));
             ExitCode::FAILURE
         }
-        Err(e @ RunError::Output(_)) => {
+        Err(e @ (RunError::Output(_) | RunError::Picture { .. })) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }

@@ -225,7 +225,7 @@ mod tests {
     fn unsolvable_is_unsolvable() {
         for seed in 0..5 {
             let mazes = crate::parse_all(&unsolvable(seed, 40), crate::DEFAULT_MAX_CELLS).unwrap();
-            assert_eq!(crate::solve(&mazes[0]), None);
+            assert_eq!(crate::Solver::new().solve(&mazes[0]), None);
         }
     }
 }

@@ -38,7 +38,7 @@ use grid_core::blocks::Blocks;
 use grid_core::push::push_distances;
 use grid_core::{CellId, Dir, Grid};
 
-use crate::parse::Maze;
+use crate::problem::Maze;
 use crate::walk::{UNREACHABLE, Walker};
 
 /// "Not set" in the per-state tables.
@@ -49,11 +49,28 @@ const UNSET_WALKS: u64 = u64::MAX;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solution {
     /// The move string: walk letters `nswe`, push letters `NSWE`.
-    pub moves: String,
+    pub(crate) moves: String,
     /// Number of pushes (uppercase letters).
-    pub pushes: usize,
+    pub(crate) pushes: usize,
     /// Number of walks (lowercase letters).
-    pub walks: u64,
+    pub(crate) walks: u64,
+}
+
+impl Solution {
+    /// The move string: walk letters `nswe`, push letters `NSWE`.
+    pub fn moves(&self) -> &str {
+        &self.moves
+    }
+
+    /// Number of pushes (uppercase letters).
+    pub fn pushes(&self) -> usize {
+        self.pushes
+    }
+
+    /// Number of walks (lowercase letters).
+    pub fn walks(&self) -> u64 {
+        self.walks
+    }
 }
 
 /// The search, with buffers reused from one maze to the next.

@@ -6,13 +6,13 @@
 
 use std::path::Path;
 
-use grid_core::harness::{
-    ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
-};
-use grid_core::mutate::{answered_rounds, mutate};
 use grid_core::rng::SplitMix64;
 use grid_core::{CaseReader, RunError};
-use sokoban_path::{Options, read_maze, verify};
+use sokoban_path::{RunOptions, read_maze, verify};
+use test_support::harness::{
+    ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
+};
+use test_support::mutate::{answered_rounds, mutate};
 
 /// The bytes of the format's cells, for plausible insertions.
 const ALPHABET: &[u8] = b"..#SBT";
@@ -23,7 +23,7 @@ const MAX_CELLS: u64 = 1024;
 /// The corpus files of `testdata/sokoban-path/` and `testdata/bad/sokoban-path/` small enough to mutate.
 fn corpus() -> Vec<Vec<u8>> {
     let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    let files = grid_core::mutate::corpus(&testdata, "sokoban-path").unwrap();
+    let files = test_support::mutate::corpus(&testdata, "sokoban-path").unwrap();
     assert!(files.len() >= 20, "corpus too small: {}", files.len());
     files
 }
@@ -61,7 +61,7 @@ fn random_input(rng: &mut SplitMix64) -> Vec<u8> {
 
 /// Runs `input` and checks the outcome; returns whether it was answered in full.
 fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
-    let options = Options {
+    let options = RunOptions {
         max_cells: MAX_CELLS,
         memory_mib: if rng.percent(10) { 0 } else { 4 },
         show: rng.percent(20),
@@ -133,7 +133,7 @@ fn random_mazes_never_panic_and_every_answer_replays() {
 #[test]
 fn a_closed_stdout_ends_the_run_quietly() {
     let input = "1 3\nSBT\n0 0\n";
-    let outcome = sokoban_path::run(input.as_bytes(), &mut ClosedPipe, &Options::default());
+    let outcome = sokoban_path::run(input.as_bytes(), &mut ClosedPipe, &RunOptions::default());
     assert_quiet_on_closed_pipe(outcome);
 }
 

@@ -15,7 +15,12 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Dir};
-use sokoban_path::{Maze, generate, parse_all, solve, verify};
+use sokoban_path::{Maze, Options, Solution, generate, parse_all, verify};
+
+/// The library's front door, with the default memory budget (never reached here).
+fn solve(maze: &Maze) -> Option<Solution> {
+    sokoban_path::solve(maze, &Options::default()).unwrap()
+}
 
 /// The four keys of a move string, comparable: (pushes, walks, push ranks, walk ranks).
 fn key(moves: &str) -> (usize, usize, Vec<usize>, Vec<usize>) {
@@ -26,13 +31,13 @@ fn key(moves: &str) -> (usize, usize, Vec<usize>, Vec<usize>) {
 
 /// Exhaustive: the key-minimal solution over the (person, box) graph, or `None`.
 fn reference(maze: &Maze) -> Option<String> {
-    let grid = &maze.grid;
+    let grid = &maze.grid();
     let n = grid.cell_count();
     let id = |person: CellId, cell: CellId| person.index() * n + cell.index();
     // Every move of the rules: (letter, next state).
     let moves_from = |s: usize| -> Vec<(char, usize)> {
         let (person, cell) = (CellId::new(s / n), CellId::new(s % n));
-        if cell == maze.target {
+        if cell == maze.target() {
             return Vec::new(); // solved: nothing more happens
         }
         let mut out = Vec::new();
@@ -51,7 +56,7 @@ fn reference(maze: &Maze) -> Option<String> {
         out
     };
     // All reachable states and the reversed edges.
-    let start = id(maze.person, maze.box_start);
+    let start = id(maze.person(), maze.box_start());
     let mut seen = vec![false; n * n];
     let mut order = vec![start];
     seen[start] = true;
@@ -72,7 +77,7 @@ fn reference(maze: &Maze) -> Option<String> {
     let mut cost = vec![(u32::MAX, u32::MAX); n * n];
     let mut heap = BinaryHeap::new();
     for &s in &order {
-        if s % n == maze.target.index() {
+        if s % n == maze.target().index() {
             cost[s] = (0, 0);
             heap.push(Reverse(((0u32, 0u32), s)));
         }
@@ -105,7 +110,7 @@ fn reference(maze: &Maze) -> Option<String> {
     by_cost.sort_by_key(|&s| cost[s]);
     let mut best: Vec<Option<String>> = vec![None; n * n];
     for s in by_cost {
-        if s % n == maze.target.index() {
+        if s % n == maze.target().index() {
             best[s] = Some(String::new());
             continue;
         }
@@ -141,7 +146,7 @@ fn acwing(maze: &Maze) -> Option<String> {
 /// [`acwing`], or with `replace` false the bug of the spec's second pitfall: every state
 /// keeps its first way in even when a later one has fewer walks.
 fn queue_order(maze: &Maze, replace: bool) -> Option<String> {
-    let grid = &maze.grid;
+    let grid = &maze.grid();
     let n = grid.cell_count();
     // The walk: BFS from `from`, first discovery wins, neighbours in N, S, W, E order.
     let walk = |from: CellId, to: CellId, cell: CellId| -> Option<Vec<Dir>> {
@@ -177,12 +182,12 @@ fn queue_order(maze: &Maze, replace: bool) -> Option<String> {
     let mut queue = VecDeque::new();
     for dir in Dir::ALL {
         let (Some(at), Some(to)) = (
-            grid.neighbour(maze.box_start, dir.opposite()),
-            grid.neighbour(maze.box_start, dir),
+            grid.neighbour(maze.box_start(), dir.opposite()),
+            grid.neighbour(maze.box_start(), dir),
         ) else {
             continue;
         };
-        if let Some(path) = walk(maze.person, at, maze.box_start) {
+        if let Some(path) = walk(maze.person(), at, maze.box_start()) {
             let s = to.index() * 4 + dir.index();
             states[s] = Some(((1, path.len()), path, dir, None));
             queue.push_back(s);
@@ -192,7 +197,7 @@ fn queue_order(maze: &Maze, replace: bool) -> Option<String> {
     while let Some(s) = queue.pop_front() {
         let (cell, last) = (CellId::new(s / 4), Dir::ALL[s % 4]);
         let dist = states[s].as_ref().unwrap().0;
-        if cell == maze.target && end.is_none_or(|(_, d)| dist < d) {
+        if cell == maze.target() && end.is_none_or(|(_, d)| dist < d) {
             end = Some((s, dist));
         }
         let person = grid.neighbour(cell, last.opposite()).unwrap();
@@ -266,15 +271,15 @@ fn solver_equals_reference_on_random_small_mazes() {
         let expected = reference(&m);
         let got = solve(&m);
         assert_eq!(
-            got.as_ref().map(|s| s.moves.as_str()),
+            got.as_ref().map(|s| s.moves()),
             expected.as_deref(),
             "maze:\n{text}"
         );
         if let Some(s) = got {
-            let counts = verify(&m, &s.moves).unwrap();
+            let counts = verify(&m, s.moves()).unwrap();
             assert_eq!(
                 (counts.pushes, counts.walks as u64),
-                (s.pushes, s.walks),
+                (s.pushes(), s.walks()),
                 "maze:\n{text}"
             );
             solved += 1;
@@ -296,12 +301,12 @@ fn solver_equals_reference_on_medium_open_rooms() {
         let m = maze(&text);
         let got = solve(&m);
         assert_eq!(
-            got.as_ref().map(|s| s.moves.clone()),
+            got.as_ref().map(|s| s.moves().to_owned()),
             reference(&m),
             "maze:\n{text}"
         );
         if let Some(s) = got {
-            verify(&m, &s.moves).unwrap();
+            verify(&m, s.moves()).unwrap();
         }
     }
 }
@@ -339,7 +344,7 @@ fn acwing_simulation_matches_the_baseline_on_the_sample() {
 #[test]
 fn queue_order_differs_from_key_3() {
     let m = maze(ACWING_CASE);
-    let ours = solve(&m).unwrap().moves;
+    let ours = solve(&m).unwrap().moves().to_owned();
     let theirs = acwing(&m).unwrap();
     assert_eq!(Some(ours.clone()), reference(&m));
     assert_eq!(ours, "wsswwwnEEseNwnEEneS");
@@ -368,10 +373,10 @@ fn find_acwing_difference() {
         let (Some(ours), Some(theirs)) = (solve(&m), acwing(&m)) else {
             continue;
         };
-        if key(&ours.moves).2 != key(&theirs).2 {
+        if key(ours.moves()).2 != key(&theirs).2 {
             println!(
                 "round {round}\n{text}ours   {}\ntheirs {theirs}",
-                ours.moves
+                ours.moves()
             );
             return;
         }
@@ -399,11 +404,11 @@ fn acwing_simulation_agrees_on_counts() {
 
 /// Whether the box stands on some cell twice during `moves`.
 fn box_revisits(m: &Maze, moves: &str) -> bool {
-    let mut cell = m.box_start;
+    let mut cell = m.box_start();
     let mut seen = vec![cell];
     for c in moves.chars().filter(char::is_ascii_uppercase) {
         let (dir, _) = Dir::from_letter(c).unwrap();
-        cell = m.grid.neighbour(cell, dir).unwrap();
+        cell = m.grid().neighbour(cell, dir).unwrap();
         if seen.contains(&cell) {
             return true;
         }
@@ -423,16 +428,16 @@ fn find_pitfall_cases() {
         let text = generate::random_maze(&mut rng, rows, cols, [10, 20, 30][round % 3]);
         let m = maze(&text);
         let Some(ours) = solve(&m) else { continue };
-        if !revisit && box_revisits(&m, &ours.moves) && ours.pushes < 12 {
-            println!("revisit, round {round}\n{text}{}", ours.moves);
+        if !revisit && box_revisits(&m, ours.moves()) && ours.pushes() < 12 {
+            println!("revisit, round {round}\n{text}{}", ours.moves());
             revisit = true;
         }
         if !first_way {
             if let Some(bad) = queue_order(&m, false) {
-                if key(&bad).1 > key(&ours.moves).1 {
+                if key(&bad).1 > key(ours.moves()).1 {
                     println!(
                         "first way keeps more walks, round {round}\n{text}{} vs {bad}",
-                        ours.moves
+                        ours.moves()
                     );
                     first_way = true;
                 }
@@ -449,9 +454,9 @@ fn pitfall_cases_are_pitfalls() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/sokoban-path/");
     let read = |name: &str| maze(&std::fs::read_to_string(format!("{dir}{name}")).unwrap());
     let m = read("pitfall-box-revisits-a-cell.in");
-    assert!(box_revisits(&m, &solve(&m).unwrap().moves));
+    assert!(box_revisits(&m, solve(&m).unwrap().moves()));
     let m = read("pitfall-later-way-fewer-walks.in");
-    let good = solve(&m).unwrap().moves;
+    let good = solve(&m).unwrap().moves().to_owned();
     let first_kept = queue_order(&m, false).unwrap();
     assert!(key(&first_kept).1 > key(&good).1, "{first_kept} vs {good}");
 }
@@ -460,7 +465,7 @@ fn pitfall_cases_are_pitfalls() {
 /// come from full breadth-first searches: no blocks, no push distances, no pruning. Checks
 /// the counts on levels too large for the exhaustive reference.
 fn plain_counts(m: &Maze) -> Option<(usize, u64)> {
-    let grid = &m.grid;
+    let grid = &m.grid();
     let n = grid.cell_count();
     let mut best = vec![(u64::MAX, u64::MAX); n * 4];
     let mut heap = BinaryHeap::new();
@@ -479,14 +484,14 @@ fn plain_counts(m: &Maze) -> Option<(usize, u64)> {
             }
         }
     };
-    push_from(m.box_start, m.person, (0, 0), &mut heap);
+    push_from(m.box_start(), m.person(), (0, 0), &mut heap);
     while let Some(Reverse((dist, s))) = heap.pop() {
         if dist >= best[s] {
             continue;
         }
         best[s] = dist;
         let (cell, side) = (CellId::new(s / 4), Dir::ALL[s % 4]);
-        if cell == m.target {
+        if cell == m.target() {
             return Some((dist.0 as usize, dist.1));
         }
         push_from(cell, grid.neighbour(cell, side).unwrap(), dist, &mut heap);
@@ -516,11 +521,14 @@ fn counts_equal_a_plain_dijkstra_on_larger_levels() {
         let m = maze(&text);
         let got = solve(&m);
         if let Some(s) = &got {
-            let counts = verify(&m, &s.moves).unwrap();
-            assert_eq!((counts.pushes, counts.walks as u64), (s.pushes, s.walks));
+            let counts = verify(&m, s.moves()).unwrap();
+            assert_eq!(
+                (counts.pushes, counts.walks as u64),
+                (s.pushes(), s.walks())
+            );
         }
         assert_eq!(
-            got.map(|s| (s.pushes, s.walks)),
+            got.map(|s| (s.pushes(), s.walks())),
             plain_counts(&m),
             "maze:\n{text}"
         );

@@ -11,7 +11,7 @@
 
 use grid_core::rng::SplitMix64;
 
-use crate::parse::Puzzle;
+use crate::problem::Puzzle;
 use crate::search::Solver;
 
 /// A board under construction: `true` is floor.
@@ -106,7 +106,7 @@ pub fn small(seed: u64) -> String {
 
 /// True when the case in `text` has a solution.
 fn solvable(text: &str) -> bool {
-    Puzzle::from_text(text)
+    text.parse::<Puzzle>()
         .ok()
         .is_some_and(|p| Solver::new(&p).fewest_steps().is_some())
 }
@@ -240,14 +240,14 @@ mod tests {
     #[test]
     fn generated_cases_parse_and_behave() {
         for seed in 0..200 {
-            assert!(Puzzle::from_text(&small(seed)).is_ok(), "seed {seed}");
+            assert!(small(seed).parse::<Puzzle>().is_ok(), "seed {seed}");
         }
         let room = room(1, 24, 24, 12);
         assert!(solvable(&room));
         let ladder = ladder(1, 25, 30);
         assert!(solvable(&ladder));
         let stuck = unsolvable(1, 20, 20, 12);
-        assert!(Puzzle::from_text(&stuck).is_ok());
+        assert!(stuck.parse::<Puzzle>().is_ok());
         assert!(!solvable(&stuck));
     }
 }

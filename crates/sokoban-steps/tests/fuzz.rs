@@ -7,24 +7,24 @@
 use std::path::Path;
 
 use grid_core::RunError;
-use grid_core::harness::{
-    ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
-};
-use grid_core::mutate::{answered_rounds, mutate};
 use grid_core::rng::SplitMix64;
 use sokoban_steps::verify::replay;
-use sokoban_steps::{Options, read_puzzle};
+use sokoban_steps::{RunOptions, read_puzzle};
+use test_support::harness::{
+    ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
+};
+use test_support::mutate::{answered_rounds, mutate};
 
 /// The bytes of the format's cells, for plausible insertions.
 const ALPHABET: &[u8] = b"..#X*@";
 
 /// Small budgets, so that no case gets large or slow.
-const MAX_CELLS: usize = 1024;
+const MAX_CELLS: u64 = 1024;
 
 /// The corpus files of `testdata/sokoban-steps/` and `testdata/bad/sokoban-steps/` small enough to mutate.
 fn corpus() -> Vec<Vec<u8>> {
     let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    let files = grid_core::mutate::corpus(&testdata, "sokoban-steps").unwrap();
+    let files = test_support::mutate::corpus(&testdata, "sokoban-steps").unwrap();
     assert!(files.len() >= 20, "corpus too small: {}", files.len());
     files
 }
@@ -62,7 +62,7 @@ fn random_input(rng: &mut SplitMix64) -> Vec<u8> {
 
 /// Runs `input` and checks the outcome; returns whether it was answered without error.
 fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
-    let options = Options {
+    let options = RunOptions {
         path: !rng.percent(20),
         show: rng.percent(20),
         max_cells: MAX_CELLS,
@@ -130,7 +130,7 @@ fn random_boards_never_panic_and_every_answer_replays() {
 #[test]
 fn a_closed_stdout_ends_the_run_quietly() {
     let input = "1 3\nX*@\n";
-    let outcome = sokoban_steps::run(input.as_bytes(), &mut ClosedPipe, &Options::default());
+    let outcome = sokoban_steps::run(input.as_bytes(), &mut ClosedPipe, &RunOptions::default());
     assert_quiet_on_closed_pipe(outcome);
 }
 

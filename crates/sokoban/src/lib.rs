@@ -10,7 +10,7 @@
 //! - [`matching`]: the minimum-cost matching bound;
 //! - [`verify`]: the LURD replay checker;
 //! - [`show`]: the level drawn after every push (`--show`);
-//! - [`generate`]: seeded small random levels for the tests.
+//! - `generate` (feature `generate`): seeded small random levels for the tests.
 //!
 //! ```
 //! use sokoban::{Level, Metric, Outcome, SolveOptions, solve};
@@ -24,7 +24,7 @@
 //!
 //! # Limits
 //! Bad input never panics: a malformed level gets a located error and the run goes on with
-//! the next one (`docs/errors.md`). `--max-cells` ([`Options::max_cells`], default 2^16)
+//! the next one (`docs/errors.md`). `--max-cells` ([`RunOptions::max_cells`], default 2^16)
 //! bounds rows x longest row of a level while it is read; `--memory-mib`
 //! ([`SolveOptions::memory_mib`]) bounds what one search stores, counted as it grows (the
 //! answer is then `unknown: memory`); `--time-limit` ([`SolveOptions::time_limit`]) bounds
@@ -33,6 +33,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod board;
+#[cfg(feature = "generate")]
 pub mod generate;
 pub mod matching;
 pub mod parse;
@@ -143,7 +144,7 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
 
 /// How [`run`] reads and answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Options {
+pub struct RunOptions {
     /// The search options of every level.
     pub solve: SolveOptions,
     /// The largest rows x longest row accepted for one level (`--max-cells`).
@@ -154,9 +155,9 @@ pub struct Options {
     pub show: bool,
 }
 
-impl Default for Options {
+impl Default for RunOptions {
     fn default() -> Self {
-        Options {
+        RunOptions {
             solve: SolveOptions::new(Metric::Pushes),
             max_cells: DEFAULT_MAX_CELLS,
             levels: None,
@@ -178,7 +179,7 @@ pub fn run(
     input: impl BufRead,
     output: &mut impl Write,
     errors: &mut impl Write,
-    options: &Options,
+    options: &RunOptions,
 ) -> Result<usize, RunError> {
     let mut collection = Collection::new(input, options.max_cells);
     let mut malformed = 0;
@@ -219,7 +220,7 @@ mod tests {
     fn run_goes_on_after_a_malformed_level() {
         let input = "; one\n####\n#@@#\n####\n\n; two\n######\n#@$ .#\n######\n";
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let bad = run(input.as_bytes(), &mut out, &mut err, &Options::default()).unwrap();
+        let bad = run(input.as_bytes(), &mut out, &mut err, &RunOptions::default()).unwrap();
         assert_eq!(bad, 1);
         assert_eq!(String::from_utf8(out).unwrap(), "; two\n2 2 RR\n");
         assert_eq!(

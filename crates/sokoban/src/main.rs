@@ -68,7 +68,7 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let options = sokoban::Options {
+    let options = sokoban::RunOptions {
         solve: sokoban::SolveOptions {
             metric: match cli.metric {
                 MetricArg::Pushes => sokoban::Metric::Pushes,

@@ -28,10 +28,10 @@
 //! an O(k) hash and an O(k^3) matching for k boxes. Memory: (k + 1) x 2 + 16 bytes per
 //! state, plus the hash table and the queue, all counted against the budget.
 
+use std::cmp::Reverse;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Dir, Grid};
 
 use crate::board::{Board, Freeze};
@@ -55,26 +55,37 @@ struct Info {
     parent: u32,
 }
 
-/// The open states, by priority: one bucket per `f` = cost so far plus bound (a pair, in
-/// the metric's order), last in first out within a bucket, so that among equal priorities
-/// the newest (deepest) state goes first.
+/// When an open state is taken: smallest `f` (cost so far plus bound, a pair in the
+/// metric's order) first; among equal `f`, the largest first key so far (the deepest
+/// state, nearest the goal by the bound).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Priority {
+    f: [u32; 2],
+    deeper_first: Reverse<u32>,
+}
+
+/// The open states, by [`Priority`]: one bucket per priority, last in first out within it.
 ///
 /// Why buckets and not a binary heap: priorities take few distinct values (pushes and
 /// moves are small integers), so a map of buckets does O(log buckets) work per operation
 /// on 4-byte entries instead of O(log states) on 16-byte ones.
 #[derive(Debug, Default)]
 struct Queue {
-    buckets: BTreeMap<[u32; 2], Vec<u32>>,
+    buckets: BTreeMap<Priority, Vec<u32>>,
 }
 
 impl Queue {
-    fn push(&mut self, f: [u32; 2], state: u32) {
-        self.buckets.entry(f).or_default().push(state);
+    fn push(&mut self, f: [u32; 2], depth: u32, state: u32) {
+        let priority = Priority {
+            f,
+            deeper_first: Reverse(depth),
+        };
+        self.buckets.entry(priority).or_default().push(state);
     }
 
     fn pop(&mut self) -> Option<([u32; 2], u32)> {
         let mut first = self.buckets.first_entry()?;
-        let f = *first.key();
+        let f = first.key().f;
         let state = first.get_mut().pop();
         if first.get().is_empty() {
             first.remove();
@@ -126,14 +137,13 @@ struct Table {
 
 impl Table {
     fn new(k: usize, cells: usize) -> Self {
-        let mut rng = SplitMix64::new(0x5eed_50c0_ba11);
         Table {
             stride: k + 1,
             words: Vec::new(),
             info: Vec::new(),
             slots: vec![0; 1 << 10],
             // Per cell: one key for a box there, one for the player there.
-            zobrist: (0..cells * 2).map(|_| rng.next_u64()).collect(),
+            zobrist: (0..cells as u64 * 2).map(mix).collect(),
         }
     }
 
@@ -215,6 +225,15 @@ impl Table {
         }
         Some(state)
     }
+}
+
+/// A well-mixed 64-bit key for `x` (SplitMix64's finaliser): the Zobrist keys of the
+/// table, the same on every run.
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// Breadth-first walks of the player with the boxes as walls.
@@ -360,7 +379,7 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
         return Outcome::Unknown(Limit::Memory);
     }
     let mut queue = Queue::default();
-    queue.push([bound, bound], 0);
+    queue.push([bound, bound], 0, 0);
     let mut expanded = 0u64;
     let mut words = vec![0u16; k + 1];
     let mut child = vec![0u16; k + 1];
@@ -372,14 +391,6 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
         }
         words.copy_from_slice(table.words(state));
         if info.bound == 0 && words[..k].iter().all(|&b| board.is_goal(b as usize)) {
-            if std::env::var_os("SOKOBAN_STATS").is_some() {
-                eprintln!(
-                    "expanded {expanded} states {} bytes {} secs {:?}",
-                    table.info.len(),
-                    budget.bytes,
-                    started.elapsed()
-                );
-            }
             return Outcome::Solved(read_solution(level, &table, state, &mut walker));
         }
         expanded += 1;
@@ -459,7 +470,7 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                     return Outcome::Unknown(Limit::Memory);
                 }
                 budget.bytes += QUEUE_ENTRY_BYTES;
-                queue.push([cost[0] + bound, cost[1] + bound], target);
+                queue.push([cost[0] + bound, cost[1] + bound], cost[0], target);
             }
         }
         for &b in &words[..k] {

@@ -160,9 +160,10 @@ fn one_box_equals_sokoban_path_pushes_and_walks() {
         let (rows, cols) = (rng.between(1, 8), rng.between(3, 8));
         let walls = [0, 10, 20, 30][rng.below(4)];
         let text = sokoban_path::generate::random_maze(&mut rng, rows, cols, walls);
-        let maze = &sokoban_path::parse_all(&format!("{text}0 0\n"), 1 << 20).unwrap()[0];
-        let want =
-            sokoban_path::solve(maze).map(|s| (s.pushes as u32, s.pushes as u32 + s.walks as u32));
+        let maze: sokoban_path::Maze = text.parse().unwrap();
+        let want = sokoban_path::solve(&maze, &sokoban_path::Options::default())
+            .unwrap()
+            .map(|s| (s.pushes() as u32, (s.pushes() as u64 + s.walks()) as u32));
         let level = Level::from_xsb(&path_maze_to_xsb(&text)).unwrap();
         assert_eq!(fast(&level, Metric::Pushes), want, "{text}");
         solved += usize::from(want.is_some());
@@ -175,8 +176,10 @@ fn one_box_equals_sokoban_steps_steps() {
     let mut solved = 0;
     for seed in 0..1500 {
         let text = sokoban_steps::generate::small(seed);
-        let puzzle = sokoban_steps::Puzzle::from_text(&text).unwrap();
-        let want = sokoban_steps::fewest_steps(&puzzle);
+        let puzzle: sokoban_steps::Puzzle = text.parse().unwrap();
+        let want = sokoban_steps::solve(&puzzle, &sokoban_steps::Options::default())
+            .unwrap()
+            .map(|s| s.steps());
         // X player, * box, @ target, . floor, # wall.
         let rows: Vec<&str> = text.lines().skip(1).collect();
         let width = rows.first().map_or(0, |r| r.len());

@@ -13,7 +13,7 @@
 use std::io;
 use std::path::Path;
 
-use crate::rng::SplitMix64;
+use grid_core::rng::SplitMix64;
 
 /// Numbers a changed header field may become: the edges of every limit.
 const NUMBERS: [&str; 10] = [

@@ -158,12 +158,15 @@ pub fn checked_case(binary: &str, case: &Path) -> String {
 ///
 /// # Panics
 /// When the outcome is anything else (a test helper).
-pub fn assert_quiet_on_closed_pipe(outcome: Result<(), crate::RunError>) {
+pub fn assert_quiet_on_closed_pipe(outcome: Result<(), grid_core::RunError>) {
     match &outcome {
-        Err(crate::RunError::Output(e)) => assert_eq!(e.kind(), io::ErrorKind::BrokenPipe),
+        Err(grid_core::RunError::Output(e)) => assert_eq!(e.kind(), io::ErrorKind::BrokenPipe),
         other => panic!("expected a broken pipe, got {other:?}"),
     }
-    assert_eq!(crate::exit_code(outcome), std::process::ExitCode::SUCCESS);
+    assert_eq!(
+        grid_core::exit_code(outcome),
+        std::process::ExitCode::SUCCESS
+    );
 }
 
 /// Asserts that a process whose output was closed early ([`run_into_closed_pipe`]) ended
