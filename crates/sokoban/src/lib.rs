@@ -8,7 +8,7 @@
 //! - [`search`]: the exact A* over (boxes, exact player square) with a lexicographic cost;
 //! - [`board`]: lone-box push distances, dead squares and freeze deadlocks;
 //! - [`matching`]: the minimum-cost matching bound;
-//! - [`verify`]: the LURD replay checker;
+//! - [`mod@verify`]: the LURD replay checker;
 //! - [`show`]: the level drawn after every push (`--show`);
 //! - `generate` (feature `generate`): seeded small random levels for the tests.
 //!
