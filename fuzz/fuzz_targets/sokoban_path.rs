@@ -9,6 +9,7 @@ fuzz_target!(|data: &[u8]| {
         max_cells: 1024,
         memory_mib: 16,
         show: false,
+        svg: None,
     };
     let mut out = Vec::new();
     match sokoban_path::run(data, &mut out, &options) {

@@ -8,6 +8,7 @@ fuzz_target!(|data: &[u8]| {
     let options = sokoban_steps::RunOptions {
         path: true,
         show: false,
+        svg: None,
         max_cells: 1024,
         memory_mib: 16,
     };

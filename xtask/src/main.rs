@@ -7,6 +7,7 @@
 
 mod bench;
 mod bench_sokoban;
+mod find_cases;
 mod gen_cases;
 mod peers;
 mod process;
@@ -49,6 +50,11 @@ enum Task {
     /// for ours alone and the baseline columns show `-`. The first line of output says
     /// what was found, before anything is built.
     Bench(bench::Args),
+    /// Search random cases for ones worth keeping in testdata or a test (prints them).
+    FindCases {
+        #[command(subcommand)]
+        search: find_cases::Search,
+    },
     /// (internal) Run PROGRAM once with INPUT and OUTPUT; print wall seconds and peak KiB.
     #[command(name = "__measure", hide = true)]
     Measure {
@@ -77,6 +83,7 @@ fn main() -> ExitCode {
         Task::Bless { accept } => snapshots::bless(accept),
         Task::Gen { problem } => gen_cases::run(problem),
         Task::Bench(args) => bench::run(&args),
+        Task::FindCases { search } => find_cases::run(search),
         Task::Measure {
             program,
             input,

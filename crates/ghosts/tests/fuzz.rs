@@ -11,6 +11,7 @@ use grid_core::rng::SplitMix64;
 use grid_core::{CaseReader, RunError};
 use test_support::harness::{
     ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
+    run_with_full_stderr,
 };
 use test_support::mutate::{answered_rounds, mutate};
 
@@ -163,4 +164,19 @@ fn piping_into_head_exits_quietly() {
     )
     .unwrap();
     assert_quiet_exit(&output);
+}
+
+/// `ghosts < bad 2>/dev/full`: the error cannot be told, but the status still says it (1,
+/// not the 101 of a panic), and the answers before the bad case are out.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_error_still_exits_1() {
+    let output = run_with_full_stderr(
+        Path::new(env!("CARGO_BIN_EXE_ghosts")),
+        &[],
+        "4 3 1\n####\n#aA#\n####\n4 3 1\n####\n#aX#\n####\n".as_bytes(),
+    )
+    .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{:?}", output.status);
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "1\n");
 }

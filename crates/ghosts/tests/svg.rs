@@ -270,3 +270,27 @@ fn show_is_streamed_one_frame_at_a_time() {
         out.largest
     );
 }
+
+#[test]
+fn the_pictures_in_docs_are_up_to_date() {
+    let dir = scratch_dir("ghosts-svg-docs");
+    let input = std::fs::read_to_string("../../testdata/ghosts/sample.in").unwrap();
+    let out = run_binary(
+        &["--svg", dir.join("ghosts-sample.svg").to_str().unwrap()],
+        &input,
+    );
+    assert!(out.status.success());
+    for name in [
+        "ghosts-sample.svg",
+        "ghosts-sample-2.svg",
+        "ghosts-sample-3.svg",
+    ] {
+        let fresh = std::fs::read_to_string(dir.join(name)).unwrap();
+        let committed = std::fs::read_to_string(Path::new("../../docs").join(name)).unwrap();
+        assert!(
+            fresh == committed,
+            "docs/{name} is stale: run `cargo run -p ghosts -- --svg docs/ghosts-sample.svg \
+             < testdata/ghosts/sample.in` and commit the result"
+        );
+    }
+}

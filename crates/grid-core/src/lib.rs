@@ -36,7 +36,7 @@ pub mod rng;
 pub mod svg;
 
 pub use cli::{RunError, exit_code};
-pub use error::{ErrorKind, ParseError, describe_byte};
+pub use error::{ErrorKind, ParseError, describe_byte, describe_char, describe_char_at};
 pub use grid::{CellError, CellId, Dir, Grid};
 pub use limits::{GridSize, Limits, SizeFields, grid_size};
 pub use reader::{CaseReader, CharGrid, Header, RowEnd};

@@ -8,8 +8,8 @@
 //! converter) shows the start of the level.
 //!
 //! How the file is laid out, and why:
-//! - coordinates are in cells (`viewBox="0 0 width height"`), so every place is two small
-//!   integers and the numbers stay short on large maps;
+//! - coordinates are in cells (the grid spans `0 0 width height`, inside a quarter-cell
+//!   frame of wall), so every place is two small integers, short even on large maps;
 //! - the floor is one rectangle, the walls one path of merged horizontal runs (one
 //!   subpath per run of wall cells in a row), so a 4096 x 4096 map costs its runs, not its
 //!   cells;
@@ -326,6 +326,9 @@ impl Default for Timing {
     }
 }
 
+/// Width of the wall-coloured frame around the grid, in cells.
+const BORDER: &str = "0.25";
+
 /// Largest size of the drawing, in pixels, along its longer side (the file is vector art:
 /// a viewer may zoom at will; this only sets the default size).
 const TARGET_PIXELS: usize = 960;
@@ -430,11 +433,15 @@ impl Picture {
         );
         let (height, width) = (self.height, self.width);
         let cell_px = (TARGET_PIXELS / height.max(width).max(1)).clamp(2, 40);
+        // A border of a quarter cell in the wall colour: outside the grid is wall, and
+        // levels without a wall border still look closed.
         writeln!(
             out,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {width} {height}" data-frames="{}" data-step-ms="{}" data-pause-ms="{}">"#,
-            width * cell_px,
-            height * cell_px,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="-{BORDER} -{BORDER} {}.5 {}.5" data-frames="{}" data-step-ms="{}" data-pause-ms="{}">"#,
+            width * cell_px + cell_px / 2,
+            height * cell_px + cell_px / 2,
+            width,
+            height,
             frames.frame_count(),
             self.timing.step_ms,
             self.timing.pause_ms,
@@ -442,6 +449,11 @@ impl Picture {
         if let Some(title) = &self.title {
             writeln!(out, "<title>{}</title>", Escaped(title))?;
         }
+        writeln!(
+            out,
+            r#"<rect class="border" x="-{BORDER}" y="-{BORDER}" width="{width}.5" height="{height}.5" fill="{}"/>"#,
+            Colour::WALL
+        )?;
         writeln!(
             out,
             r#"<rect class="floor" width="{width}" height="{height}" fill="{}"/>"#,

@@ -218,7 +218,6 @@ mod tests {
             let mazes = crate::parse_all(&text, crate::DEFAULT_MAX_CELLS).unwrap();
             assert!(!mazes.is_empty());
         }
-        assert_eq!(open_rooms(9, 5, 20), open_rooms(9, 5, 20));
     }
 
     #[test]

@@ -22,6 +22,7 @@
 //! - [`walk`]: early-stopping walk searches with the box as a wall;
 //! - [`verify`](mod@verify): replays a move string (legal, ends on the target) and counts it;
 //! - [`show`]: the maze drawn after every push (`--show`);
+//! - [`svg`]: the answer as an animated SVG picture (`--svg`);
 //! - `generate` (feature `generate`): seeded workloads for tests and benchmarks.
 //!
 //! # Features
@@ -49,10 +50,12 @@ pub mod parse;
 pub mod problem;
 pub mod search;
 pub mod show;
+pub mod svg;
 pub mod verify;
 pub mod walk;
 
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
 
 use grid_core::CaseReader;
 use grid_core::limits::Limits;
@@ -73,15 +76,20 @@ pub struct RunOptions {
     pub memory_mib: u64,
     /// Draw the maze after every push, below the move string.
     pub show: bool,
+    /// Where to save each maze's answer as an animated picture (`--svg FILE`): maze k in
+    /// the file [`grid_core::svg::case_path`] names (`FILE` for the first, `FILE-k.svg`
+    /// for the others).
+    pub svg: Option<PathBuf>,
 }
 
 impl Default for RunOptions {
-    /// [`DEFAULT_MAX_CELLS`], [`DEFAULT_MEMORY_MIB`], no drawing.
+    /// [`DEFAULT_MAX_CELLS`], [`DEFAULT_MEMORY_MIB`], no drawing, no picture.
     fn default() -> Self {
         RunOptions {
             max_cells: DEFAULT_MAX_CELLS,
             memory_mib: DEFAULT_MEMORY_MIB,
             show: false,
+            svg: None,
         }
     }
 }
@@ -101,7 +109,8 @@ pub fn parse_all(text: &str, max_cells: u64) -> Result<Vec<Maze>, ParseError> {
 
 /// Reads mazes from `input` until `0 0` or the end, writing for the k-th one `Maze #k`, the
 /// move string or `Impossible.`, (with `--show`, the drawings) and an empty line; output is
-/// flushed after every maze.
+/// flushed after every maze. With [`RunOptions::svg`], each maze's picture is saved after
+/// its answer is written.
 ///
 /// # Examples
 /// ```
@@ -114,7 +123,8 @@ pub fn parse_all(text: &str, max_cells: u64) -> Result<Vec<Maze>, ParseError> {
 ///
 /// # Errors
 /// [`RunError::Input`] for the first malformed maze (the answers before it are already
-/// written and flushed), [`RunError::Output`] when writing fails.
+/// written and flushed), [`RunError::Output`] when writing fails, [`RunError::Picture`]
+/// when a picture file cannot be written.
 pub fn run(
     input: impl BufRead,
     output: &mut impl Write,
@@ -130,7 +140,8 @@ pub fn run(
     while let Some(maze) = read_maze_within(&mut reader, limits)? {
         number += 1;
         writeln!(output, "Maze #{number}")?;
-        match solver.solve(&maze) {
+        let solution = solver.solve(&maze);
+        match &solution {
             Some(solution) => {
                 writeln!(output, "{}", solution.moves)?;
                 if options.show {
@@ -141,6 +152,11 @@ pub fn run(
         }
         writeln!(output)?;
         output.flush()?;
+        if let Some(path) = &options.svg {
+            grid_core::svg::write_file(&grid_core::svg::case_path(path, number), |file| {
+                svg::write_svg(file, &maze, solution.as_ref().map(Solution::moves))
+            })?;
+        }
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `sokoban-path`: reads mazes on standard input, writes their answers on standard output.
 
 use std::io::{self, BufWriter};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -16,6 +17,11 @@ struct Cli {
     /// Draw the maze after every push, below the move string.
     #[arg(long)]
     show: bool,
+    /// Save each answer as an animated SVG picture: the first maze's in FILE, the k-th's
+    /// in FILE with -k before its extension (out.svg, out-2.svg, out-3.svg, ...). An
+    /// impossible maze gets the level with the person and the box at their starts.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
     /// Refuse a maze with more than this many cells (rows x columns).
     #[arg(long, default_value_t = sokoban_path::DEFAULT_MAX_CELLS)]
     max_cells: u64,
@@ -30,6 +36,7 @@ fn main() -> ExitCode {
         max_cells: cli.max_cells,
         memory_mib: cli.memory_mib,
         show: cli.show,
+        svg: cli.svg,
     };
     sokoban_path::exit_code(sokoban_path::run(
         io::stdin().lock(),

@@ -13,8 +13,9 @@
 //! Everything a caller needs from `grid-core` ([`Grid`], [`CellId`], [`ParseError`], ...)
 //! is re-exported here. The lower-level [`Solver`] gives the count
 //! ([`Solver::fewest_steps`]) and the path ([`Solver::smallest_path`]) from one set of
-//! tables; [`show::write_pushes`] draws the boards after every push and
-//! [`verify::replay`] checks any sequence. [`run`] is the whole program.
+//! tables; [`show::write_pushes`] draws the boards after every push,
+//! [`svg::write_svg`] the animated picture of a solution, and [`verify::replay`] checks
+//! any sequence. [`run`] is the whole program.
 //!
 //! The search runs over (box cell, side of the box the player stands on) rather than over
 //! (player, box) pairs: see [`search`].
@@ -39,6 +40,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
 
 use grid_core::limits::Limits;
 
@@ -50,6 +52,7 @@ pub mod path;
 pub mod problem;
 pub mod search;
 pub mod show;
+pub mod svg;
 pub mod verify;
 pub mod walk;
 
@@ -69,6 +72,8 @@ pub struct RunOptions {
     pub path: bool,
     /// Print the start board and the board after every push of that sequence.
     pub show: bool,
+    /// Where to save the answer as an animated picture (`--svg FILE`).
+    pub svg: Option<PathBuf>,
     /// Refuse boards of more than this many cells (N x M), before reading their rows.
     pub max_cells: u64,
     /// Refuse, before reading its rows, a board whose search would need more than this
@@ -77,11 +82,12 @@ pub struct RunOptions {
 }
 
 impl Default for RunOptions {
-    /// No path, no boards, [`DEFAULT_MAX_CELLS`], [`DEFAULT_MEMORY_MIB`].
+    /// No path, no boards, no picture, [`DEFAULT_MAX_CELLS`], [`DEFAULT_MEMORY_MIB`].
     fn default() -> Self {
         RunOptions {
             path: false,
             show: false,
+            svg: None,
             max_cells: DEFAULT_MAX_CELLS,
             memory_mib: DEFAULT_MEMORY_MIB,
         }
@@ -90,13 +96,14 @@ impl Default for RunOptions {
 
 /// Reads the one case of `input`, solves it and writes the answer line (`-1` when
 /// unsolvable), then with the options the path line and the boards; flushes `output`;
-/// then checks that only blank lines follow.
+/// saves the picture ([`RunOptions::svg`]); then checks that only blank lines follow.
 ///
 /// # Errors
 /// [`RunError::Input`] with a located error for malformed input: nothing is written for a
 /// malformed case, but content after a good case (a second case, say) is reported after
 /// its answer is written and flushed, as the multi-case programs keep the answers before a
-/// bad case. [`RunError::Output`] when writing fails.
+/// bad case. [`RunError::Output`] when writing fails, [`RunError::Picture`] when the
+/// picture file cannot be written.
 ///
 /// # Examples
 /// ```
@@ -117,8 +124,10 @@ pub fn run(
     };
     let (puzzle, lines_read) = parse::read_case(&mut input, limits)?;
     let mut solver = Solver::new(&puzzle);
-    if options.path || options.show {
-        match solver.smallest_path() {
+    let mut path = None;
+    if options.path || options.show || options.svg.is_some() {
+        path = solver.smallest_path();
+        match &path {
             None => writeln!(output, "-1")?,
             Some(path) => {
                 writeln!(output, "{}", path.0.len())?;
@@ -126,7 +135,7 @@ pub fn run(
                     writeln!(output, "{path}")?;
                 }
                 if options.show {
-                    show::write_pushes(output, &puzzle, &path)?;
+                    show::write_pushes(output, &puzzle, path)?;
                 }
             }
         }
@@ -137,6 +146,9 @@ pub fn run(
         }
     }
     output.flush()?;
+    if let Some(file) = &options.svg {
+        grid_core::svg::write_file(file, |out| svg::write_svg(out, &puzzle, path.as_ref()))?;
+    }
     parse::expect_end(&mut input, lines_read)?;
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! fewest player steps that bring the box to the target, or `-1`.
 
 use std::io::{self, BufWriter};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -22,6 +23,11 @@ struct Cli {
     /// Also print the start board and the board after every push.
     #[arg(long)]
     show: bool,
+    /// Save the answer as an animated SVG picture in FILE (the player and the box moving
+    /// step by step, pushes in red). An unsolvable board gets the level with the player
+    /// and the box at their starts.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
     /// Refuse boards of more than this many cells (N x M).
     #[arg(long, default_value_t = DEFAULT_MAX_CELLS)]
     max_cells: u64,
@@ -35,6 +41,7 @@ fn main() -> ExitCode {
     let options = RunOptions {
         path: cli.path,
         show: cli.show,
+        svg: cli.svg,
         max_cells: cli.max_cells,
         memory_mib: cli.memory_mib,
     };

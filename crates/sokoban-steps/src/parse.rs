@@ -11,7 +11,7 @@
 use std::io::BufRead;
 
 use grid_core::limits::{Limits, SizeFields, grid_size};
-use grid_core::{CaseReader, ErrorKind, Grid, ParseError, RowEnd, describe_byte};
+use grid_core::{CaseReader, ErrorKind, Grid, ParseError, RowEnd, describe_char_at};
 
 use crate::problem::Puzzle;
 
@@ -134,7 +134,7 @@ pub fn expect_end(mut input: impl BufRead, lines_read: usize) -> Result<(), Pars
         if chunk.is_empty() {
             return Ok(());
         }
-        for &byte in chunk {
+        for (i, &byte) in chunk.iter().enumerate() {
             match byte {
                 b'\n' => {
                     line += 1;
@@ -147,7 +147,7 @@ pub fn expect_end(mut input: impl BufRead, lines_read: usize) -> Result<(), Pars
                         column,
                         ErrorKind::Unexpected {
                             expected: "end of input (the format holds one case)".to_owned(),
-                            found: describe_byte(byte),
+                            found: describe_char_at(&chunk[i..]),
                         },
                     ));
                 }

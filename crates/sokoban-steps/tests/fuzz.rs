@@ -12,6 +12,7 @@ use sokoban_steps::verify::replay;
 use sokoban_steps::{RunOptions, read_puzzle};
 use test_support::harness::{
     ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
+    run_with_full_stderr,
 };
 use test_support::mutate::{answered_rounds, mutate};
 
@@ -65,6 +66,7 @@ fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
     let options = RunOptions {
         path: !rng.percent(20),
         show: rng.percent(20),
+        svg: None,
         max_cells: MAX_CELLS,
         memory_mib: if rng.percent(10) { 0 } else { 4 },
     };
@@ -146,4 +148,19 @@ fn piping_into_head_exits_quietly() {
     )
     .unwrap();
     assert_quiet_exit(&output);
+}
+
+/// `sokoban-steps < bad 2>/dev/full`: the error cannot be told, but the status still says it (1,
+/// not the 101 of a panic), and the answers before the bad case are out.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_error_still_exits_1() {
+    let output = run_with_full_stderr(
+        Path::new(env!("CARGO_BIN_EXE_sokoban-steps")),
+        &[],
+        "1 3\nX*@\n1 3\n".as_bytes(),
+    )
+    .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{:?}", output.status);
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "1\n");
 }

@@ -178,3 +178,31 @@ pub fn assert_quiet_exit(output: &std::process::Output) {
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
     assert!(output.status.success(), "{:?}", output.status);
 }
+
+/// Runs `binary` with `args` on `input` with its standard error on `/dev/full`, where
+/// every write fails, as `binary < input 2>/dev/full` would. For testing that a program
+/// that cannot report an error still exits with its status rather than a panic.
+///
+/// # Errors
+/// When `/dev/full` cannot be opened (a system without it) or the process cannot run.
+pub fn run_with_full_stderr(
+    binary: &Path,
+    args: &[&str],
+    input: &[u8],
+) -> io::Result<std::process::Output> {
+    use std::io::Write;
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full")?;
+    let mut child = Command::new(binary)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(full))
+        .spawn()?;
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| io::Error::other("no stdin"))?;
+    stdin.write_all(input)?;
+    drop(stdin);
+    child.wait_with_output()
+}

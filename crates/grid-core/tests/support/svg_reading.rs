@@ -65,13 +65,25 @@ pub fn read(text: &str) -> Drawing {
         root.tag_name().namespace(),
         Some("http://www.w3.org/2000/svg")
     );
-    let view: Vec<usize> = root
+    let view: Vec<f64> = root
         .attribute("viewBox")
         .unwrap()
         .split_whitespace()
         .map(|v| v.parse().unwrap())
         .collect();
-    let size = (view[2], view[3]);
+    // The grid spans 0..width, 0..height, inside a frame of a quarter cell.
+    assert_eq!(view[..2], [-0.25, -0.25]);
+    let size = ((view[2] - 0.5) as usize, (view[3] - 0.5) as usize);
+    let floor = root
+        .children()
+        .find(|n| n.attribute("class") == Some("floor"))
+        .unwrap();
+    let attr = |name| floor.attribute(name).unwrap().parse::<usize>().unwrap();
+    assert_eq!(
+        (attr("width"), attr("height")),
+        size,
+        "the floor covers the grid"
+    );
     let frames: usize = root.attribute("data-frames").unwrap().parse().unwrap();
     let class = |n: &roxmltree::Node, c: &str| n.attribute("class") == Some(c);
     let mut walls = Vec::new();
