@@ -331,7 +331,7 @@ const BORDER: &str = "0.25";
 
 /// Largest size of the drawing, in pixels, along its longer side (the file is vector art:
 /// a viewer may zoom at will; this only sets the default size).
-const TARGET_PIXELS: usize = 960;
+const TARGET_PIXELS: usize = 1600;
 
 /// The static part of a picture (size, walls, marks), the sprites that move over it, and
 /// the timing. Build it once per level, then [`Picture::write`] it with the frames.
