@@ -4,9 +4,10 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let options = ghosts::Options {
+    let options = ghosts::RunOptions {
         plan: true,
         show: false,
+        svg: None,
         max_cells: 400,
         memory_mib: 16,
     };

@@ -5,10 +5,11 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let options = sokoban_path::Options {
+    let options = sokoban_path::RunOptions {
         max_cells: 1024,
         memory_mib: 16,
         show: false,
+        svg: None,
     };
     let mut out = Vec::new();
     match sokoban_path::run(data, &mut out, &options) {

@@ -5,9 +5,10 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let options = sokoban_steps::Options {
+    let options = sokoban_steps::RunOptions {
         path: true,
         show: false,
+        svg: None,
         max_cells: 1024,
         memory_mib: 16,
     };

@@ -1,12 +1,17 @@
-//! `cargo xtask bench [--quick]`: our release binaries against the C++ baselines of
-//! `../shared/baselines/`, as whole processes on the same generated inputs.
+//! `cargo xtask bench [--quick]`: our release binaries as whole processes on generated
+//! inputs and the real levels of `testdata/`, side by side with the C++ baselines when they
+//! are present (in `$GRID_BASELINES_DIR`, by default `../shared/baselines/` beside the
+//! workspace: they are not part of the repository). Without them, or without `g++`, every
+//! workload is timed for ours alone and the baseline columns show `-`.
 //!
 //! Runs alternate (ours, baseline, ours, ...) so that machine noise hits both alike; the
 //! table shows medians of wall time and of peak resident memory (from `wait4`), and the
 //! ratios ours / baseline. Outputs are compared too: a bench of wrong answers is no bench.
 
+use std::ffi::OsStr;
 use std::fs::{self, File};
-use std::path::Path;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
@@ -130,12 +135,19 @@ fn sokoban_steps_workloads() -> Vec<Workload> {
 }
 
 /// Wall time in seconds and peak resident memory in KiB of one whole-process run.
-struct Measure {
-    seconds: f64,
-    peak_kib: i64,
+pub(crate) struct Measure {
+    pub(crate) seconds: f64,
+    pub(crate) peak_kib: i64,
+    /// User plus system CPU time in seconds: what a loaded machine does not inflate much.
+    pub(crate) cpu_seconds: f64,
 }
 
-fn measure(program: &Path, args: &[&str], input: &Path, output: &Path) -> Result<Measure, String> {
+pub(crate) fn measure(
+    program: &Path,
+    args: &[&str],
+    input: &Path,
+    output: &Path,
+) -> Result<Measure, String> {
     // Peak memory comes from a small helper process (this binary, `__measure`): a child's
     // ru_maxrss includes the memory of whoever spawned it, up to its exec, and the bench
     // itself holds every workload in memory.
@@ -158,37 +170,49 @@ fn measure(program: &Path, args: &[&str], input: &Path, output: &Path) -> Result
     }
     let mut fields = text.split_whitespace();
     let mut next = || fields.next().and_then(|f| f.parse::<f64>().ok());
-    match (next(), next()) {
-        (Some(seconds), Some(kib)) => Ok(Measure {
+    match (next(), next(), next()) {
+        (Some(seconds), Some(kib), Some(cpu_seconds)) => Ok(Measure {
             seconds,
             peak_kib: kib as i64,
+            cpu_seconds,
         }),
         _ => Err(format!("unreadable measurement `{text}`")),
     }
 }
 
 /// `xtask __measure PROGRAM INPUT OUTPUT [ARGS]`: runs PROGRAM once, stdin from INPUT and
-/// stdout to OUTPUT, and prints its wall time in seconds and its peak memory in KiB.
-pub fn measure_child(args: &[String]) -> Result<(), String> {
-    let [program, input, output, rest @ ..] = args else {
-        return Err("usage: xtask __measure PROGRAM INPUT OUTPUT [ARGS]".to_owned());
-    };
-    let stdin = File::open(input).map_err(|e| format!("{input}: {e}"))?;
-    let stdout = File::create(output).map_err(|e| format!("{output}: {e}"))?;
+/// stdout to OUTPUT, and prints its wall time in seconds, its peak memory in KiB and its
+/// CPU time (user + system) in seconds.
+pub fn measure_child(
+    program: &Path,
+    input: &Path,
+    output: &Path,
+    args: &[String],
+) -> Result<(), String> {
+    let (program_name, input_name) = (program.display(), input.display());
+    let stdin = File::open(input).map_err(|e| format!("{input_name}: {e}"))?;
+    let stdout = File::create(output).map_err(|e| format!("{}: {e}", output.display()))?;
     let started = Instant::now();
     let child = Command::new(program)
-        .args(rest)
+        .args(args)
         .stdin(Stdio::from(stdin))
         .stdout(Stdio::from(stdout))
         .spawn()
-        .map_err(|e| format!("cannot start {program}: {e}"))?;
+        .map_err(|e| format!("cannot start {program_name}: {e}"))?;
     let mut status = 0;
     let usage = wait4(child.id() as libc::pid_t, &mut status)?;
     let seconds = started.elapsed().as_secs_f64();
     if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
-        return Err(format!("{program} failed on {input} (status {status})"));
+        return Err(format!(
+            "{program_name} failed on {input_name} (status {status})"
+        ));
     }
-    println!("{seconds} {}", usage.ru_maxrss);
+    let cpu = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    println!(
+        "{seconds} {} {}",
+        usage.ru_maxrss,
+        cpu(usage.ru_utime) + cpu(usage.ru_stime)
+    );
     Ok(())
 }
 
@@ -210,12 +234,11 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
-/// The eight real single-box levels of `../shared/levels/` in sokoban-path's format, as
-/// one input.
+/// The eight real single-box levels (`testdata/sokoban-path/level-K.in`) as one input.
 fn real_levels() -> Result<String, String> {
     let mut text = String::new();
     for k in 1..=8 {
-        let path = root().join(format!("../shared/levels/path-{k}.in"));
+        let path = root().join(format!("testdata/sokoban-path/level-{k}.in"));
         let level = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         for line in level.lines().filter(|l| l.trim() != "0 0") {
             text.push_str(line);
@@ -256,27 +279,130 @@ fn compare(ours: &str, base: &str, same_output: bool) -> String {
     }
 }
 
-const USAGE: &str =
-    "usage: cargo xtask bench [--quick] [--peers] [ghosts|sokoban-path|sokoban-steps]";
+/// `cargo xtask bench`.
+#[derive(Debug, clap::Args)]
+// Named apart from `bench_sokoban::Args`, flattened in here: clap refuses two argument
+// groups of one name.
+#[group(id = "bench_args")]
+pub struct Args {
+    /// Fewer inputs and 3 runs instead of 7: a check that everything runs, not figures.
+    #[arg(long)]
+    quick: bool,
+    /// Also time the soukoban crate on the 128 x 128 sokoban-steps levels (needs a build
+    /// with the `peers` feature: cargo run -q --release -p xtask --features peers -- bench
+    /// --peers).
+    #[arg(long)]
+    peers: bool,
+    /// Only the workloads of this program.
+    #[arg(value_enum)]
+    program: Option<Program>,
+    #[command(flatten)]
+    sokoban: crate::bench_sokoban::Args,
+}
+
+/// The programs the bench has workloads for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Program {
+    Ghosts,
+    SokobanPath,
+    SokobanSteps,
+    /// The many-box solver on the published level collections (see the `--set` flags).
+    Sokoban,
+}
+
+/// The baseline programs `build.sh` compiles.
+const BASELINES: [&str; 4] = [
+    "ghosts_bfs_ref",
+    "ghosts_bibfs_ref",
+    "sokoban_path_ref",
+    "sokoban_steps_ref",
+];
+
+/// Where the C++ baselines are looked for: `$GRID_BASELINES_DIR`, by default
+/// `../shared/baselines` beside the workspace.
+fn baselines_source() -> PathBuf {
+    std::env::var_os("GRID_BASELINES_DIR")
+        .map_or_else(|| root().join("../shared/baselines"), PathBuf::from)
+}
+
+/// Whether the baselines can be built, and if not, why not (in words).
+fn probe_baselines(source: &Path) -> Result<(), String> {
+    if !source.join("build.sh").is_file() {
+        return Err(format!("no build.sh in {}", source.display()));
+    }
+    let compiler = Command::new("g++")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    match compiler {
+        Ok(status) if status.success() => Ok(()),
+        _ => Err(format!(
+            "{} has them, but g++ cannot be run",
+            source.display()
+        )),
+    }
+}
 
 /// `cargo xtask bench`.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let quick = args.iter().any(|a| a == "--quick");
-    let peers = args.iter().any(|a| a == "--peers");
-    if peers && !cfg!(feature = "peers") {
-        return Err(crate::peers::NO_PEERS.to_owned());
+pub fn run(args: &Args) -> Result<(), String> {
+    let quick = args.quick;
+    if args.program == Some(Program::Sokoban) {
+        return crate::bench_sokoban::run(&args.sokoban, quick);
     }
-    let only: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
-    let problems = ["ghosts", "sokoban-path", "sokoban-steps"];
-    if only.len() > 1 || only.iter().any(|p| !problems.contains(&p.as_str())) {
-        return Err(USAGE.to_owned());
-    }
-    let wanted = |problem: &str| only.is_empty() || only[0] == problem;
+    let wanted = |program: Program| args.program.is_none_or(|only| only == program);
     let repeats = if quick { 3 } else { 7 };
     let target = target_dir();
     let work = target.join("bench");
-    fs::create_dir_all(&work).map_err(|e| e.to_string())?;
 
+    // What will be compared, said before the minutes of building.
+    let source = baselines_source();
+    let probe = probe_baselines(&source);
+    let peers = args.peers && cfg!(feature = "peers");
+    let baselines_said = match &probe {
+        Ok(()) => format!("found in {} (built with g++)", source.display()),
+        Err(why) => format!(
+            "none ({why}; set GRID_BASELINES_DIR), so every row is timed for ours alone with `-` in the baseline columns"
+        ),
+    };
+    let peers_said = match (args.peers, peers) {
+        (false, _) => "off (--peers adds the soukoban crate)".to_owned(),
+        (true, true) => "soukoban on the 128x128 sokoban-steps rows".to_owned(),
+        (true, false) => {
+            "soukoban asked for but not in this build (needs --features peers), skipped".to_owned()
+        }
+    };
+    let mut skipped: Vec<String> = [
+        (Program::Ghosts, "ghosts"),
+        (Program::SokobanPath, "sokoban-path"),
+        (Program::SokobanSteps, "sokoban-steps"),
+        (Program::Sokoban, "sokoban"),
+    ]
+    .into_iter()
+    .filter(|&(program, _)| !wanted(program))
+    .map(|(_, name)| format!("the {name} rows (not asked for)"))
+    .collect();
+    let levels = crate::bench_sokoban::levels_dir();
+    if wanted(Program::Sokoban) && !levels.exists() {
+        skipped.push(format!(
+            "the sokoban rows (no level collections in {}; set SOKOBAN_LEVELS)",
+            levels.display()
+        ));
+    }
+    let skipped_said = if skipped.is_empty() {
+        "none".to_owned()
+    } else {
+        skipped.join(", ")
+    };
+    println!(
+        "bench: baselines: {baselines_said}; peers: {peers_said}; rows skipped: {skipped_said}"
+    );
+    if args.peers && !peers {
+        eprintln!("xtask: {}", crate::peers::NO_PEERS);
+    }
+    std::io::stdout().flush().map_err(|e| e.to_string())?;
+
+    fs::create_dir_all(&work).map_err(|e| e.to_string())?;
     let mut build = cargo();
     build.args([
         "build",
@@ -289,19 +415,31 @@ pub fn run(args: &[String]) -> Result<(), String> {
     ]);
     run_command(build)?;
     let baselines = target.join("baselines");
-    let script = root().join("../shared/baselines/build.sh");
-    let mut compile = Command::new("bash");
-    compile.arg(&script).arg(&baselines).stdout(Stdio::null());
-    run_command(compile)?;
+    let have_baselines = probe.is_ok() && {
+        let mut compile = Command::new("bash");
+        compile
+            .arg(source.join("build.sh"))
+            .arg(&baselines)
+            .stdout(Stdio::null());
+        match run_command(compile) {
+            Ok(()) => BASELINES
+                .iter()
+                .all(|name| baselines.join(OsStr::new(name)).is_file()),
+            Err(e) => {
+                println!("bench: the baselines did not build ({e}); timing ours alone");
+                false
+            }
+        }
+    };
 
     let mut workloads = Vec::new();
-    if wanted("ghosts") {
+    if wanted(Program::Ghosts) {
         workloads.extend(ghosts_workloads(quick)?);
     }
-    if wanted("sokoban-path") {
+    if wanted(Program::SokobanPath) {
         workloads.extend(sokoban_path_workloads(quick)?);
     }
-    if wanted("sokoban-steps") {
+    if wanted(Program::SokobanSteps) {
         workloads.extend(sokoban_steps_workloads());
     }
     println!(
@@ -321,7 +459,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let (mut ours_runs, mut base_runs) = (Vec::new(), Vec::new());
         for _ in 0..repeats {
             ours_runs.push(measure(&ours, &[], &input, &ours_out)?);
-            if let Some(base) = workload.baseline {
+            if let Some(base) = workload.baseline.filter(|_| have_baselines) {
                 base_runs.push(measure(&baselines.join(base), &[], &input, &base_out)?);
             } else if peers && workload.peer {
                 let me = std::env::current_exe().map_err(|e| e.to_string())?;
@@ -357,9 +495,17 @@ pub fn run(args: &[String]) -> Result<(), String> {
             ours_mib / base_mib,
         );
     }
-    println!(
-        "time x and mem x are ours / baseline (smaller is better); medians of {repeats} alternating runs"
-    );
+    if have_baselines {
+        println!(
+            "time x and mem x are ours / baseline (smaller is better); medians of {repeats} alternating runs"
+        );
+    } else {
+        println!("medians of {repeats} runs; no baselines, so no ratios");
+    }
+    if wanted(Program::Sokoban) {
+        println!();
+        crate::bench_sokoban::run(&args.sokoban, quick)?;
+    }
     Ok(())
 }
 

@@ -110,10 +110,7 @@ fn run_cases(update: &str, force_pass: bool) -> Result<(), String> {
 }
 
 /// `cargo xtask verify`.
-pub fn verify(args: &[String]) -> Result<(), String> {
-    if let Some(extra) = args.first() {
-        return Err(format!("verify takes no arguments, got `{extra}`"));
-    }
+pub fn verify() -> Result<(), String> {
     let found = leftovers()?;
     if !found.pending.is_empty() {
         return Err(format!(
@@ -135,12 +132,7 @@ pub fn verify(args: &[String]) -> Result<(), String> {
 }
 
 /// `cargo xtask bless [--accept]`.
-pub fn bless(args: &[String]) -> Result<(), String> {
-    let accept = match args {
-        [] => false,
-        [flag] if flag == "--accept" => true,
-        _ => return Err("usage: cargo xtask bless [--accept]".to_owned()),
-    };
+pub fn bless(accept: bool) -> Result<(), String> {
     let found = leftovers()?;
     for orphan in &found.orphans {
         fs::remove_file(orphan).map_err(|e| format!("{}: {e}", orphan.display()))?;

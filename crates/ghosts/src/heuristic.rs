@@ -368,7 +368,7 @@ mod tests {
                 (rng.between(2, 4), rng.between(60, 70)),
             ][compared % 2];
             let walls = [0, 15, 30][compared % 3];
-            let grid = Grid::random(&mut rng, height, width, walls);
+            let grid = test_support::random_grid(&mut rng, height, width, walls);
             if grid.cell_count() < 2 {
                 continue;
             }

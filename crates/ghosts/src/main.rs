@@ -2,12 +2,16 @@
 //! `ghosts --map FILE.map --scen FILE.scen --agents K`: the same for a MovingAI instance.
 
 use std::io::{self, BufWriter};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
 
-/// Fewest steps to bring every ghost home (shared/specs/ghosts.md). Reads datasets from
-/// standard input; bad input is reported as `error: line L, column C: ...` with status 1.
+/// Fewest steps to bring every ghost home, all ghosts moving at once.
+///
+/// Input: UVa 1601 "The Morning after Halloween" datasets on standard input (docs/ghosts.md).
+///
+/// Bad input is reported as `error: line L, column C: ...` with status 1 (docs/errors.md).
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Cli {
@@ -17,34 +21,40 @@ struct Cli {
     /// After each answer, draw the map before and after every step.
     #[arg(long)]
     show: bool,
+    /// Save each answer as an animated SVG picture: the first dataset's in FILE, the
+    /// k-th's in FILE with -k before its extension (out.svg, out-2.svg, out-3.svg, ...).
+    /// A dataset without an answer gets the level with the ghosts at their starts.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
     /// Largest map accepted, in cells (width x height).
-    #[arg(long, default_value_t = ghosts::Options::default().max_cells)]
+    #[arg(long, default_value_t = ghosts::DEFAULT_MAX_CELLS)]
     max_cells: u64,
     /// Solve a MovingAI benchmark instance: this `.map` file (with --scen).
     #[arg(long, value_name = "FILE.map", requires = "scen")]
-    map: Option<std::path::PathBuf>,
+    map: Option<PathBuf>,
     /// The MovingAI `.scen` file of the instance (with --map).
     #[arg(long, value_name = "FILE.scen", requires = "map")]
-    scen: Option<std::path::PathBuf>,
+    scen: Option<PathBuf>,
     /// The instance is the first K agents of the scenario (default: all of them).
     #[arg(long, value_name = "K", requires = "map")]
     agents: Option<usize>,
     /// Memory one dataset's search may use, in MiB.
-    #[arg(long, default_value_t = ghosts::Options::default().memory_mib)]
+    #[arg(long, default_value_t = ghosts::DEFAULT_MEMORY_MIB)]
     memory_mib: u64,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let options = ghosts::Options {
+    let options = ghosts::RunOptions {
         plan: cli.plan,
         show: cli.show,
+        svg: cli.svg,
         max_cells: cli.max_cells,
         memory_mib: cli.memory_mib,
     };
     let stdout = io::stdout();
     let mut output = BufWriter::new(stdout.lock());
-    grid_core::exit_code(match (cli.map, cli.scen) {
+    ghosts::exit_code(match (cli.map, cli.scen) {
         (Some(map), Some(scen)) => ghosts::run_benchmark(
             &ghosts::Benchmark {
                 map,

@@ -84,7 +84,13 @@ pub enum IllegalStep {
 /// O(n^2) for n ghosts.
 pub fn check_step(grid: &Grid, before: &[CellId], after: &[CellId]) -> Result<(), IllegalStep> {
     // Agents past the 26 letters (benchmark instances) are all named '*'.
-    let letter = |i: usize| if i < 26 { (b'a' + i as u8) as char } else { '*' };
+    let letter = |i: usize| {
+        if i < 26 {
+            (b'a' + i as u8) as char
+        } else {
+            '*'
+        }
+    };
     for (i, (&from, &to)) in before.iter().zip(after).enumerate() {
         if from != to && !grid.neighbours(from).any(|(_, n)| n == to) {
             return Err(IllegalStep::Jump {

@@ -3,7 +3,9 @@
 use std::io::BufRead;
 
 use grid_core::limits::{Limits, SizeFields, grid_size};
-use grid_core::{CaseReader, CellId, Grid, ParseError, RowEnd};
+use grid_core::{CaseReader, Grid, ParseError, RowEnd};
+
+use crate::problem::Dataset;
 
 /// Most ghosts a dataset may have: one per letter a-z.
 pub const MAX_GHOSTS: u64 = 26;
@@ -27,19 +29,6 @@ const SIZE: SizeFields<'static> = SizeFields {
     cols: 0,
     cols_name: "the width",
 };
-
-/// A map with its ghosts: where each starts and where its home is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Dataset {
-    /// The corridor cells (letters are corridor too); outside the map is wall.
-    pub grid: Grid,
-    /// Start of ghost `i` (letter `a + i`).
-    pub starts: Vec<CellId>,
-    /// Home of ghost `i` (letter `A + i`).
-    pub homes: Vec<CellId>,
-    /// Line of the dataset's header, to locate errors found while solving.
-    pub header_line: usize,
-}
 
 /// Reads the next dataset, refusing a map above `max_cells` cells before reading its rows.
 /// `Ok(None)` at the terminator `0 0 0` or at the end of input (a missing terminator is

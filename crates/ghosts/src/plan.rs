@@ -1,72 +1,77 @@
-//! Plans: writing them (`--plan`), drawing them (`--show`) and replaying them (the checker
+//! Plans: writing them (`--plan`), drawing them (`--show`, streamed frame by frame) and replaying them (the checker
 //! the tests run on every plan).
 
-use std::fmt::Write as _;
+use std::io::{self, Write};
 
 use grid_core::{CellId, Grid};
 
 use crate::moves::{IllegalStep, check_step};
-use crate::parse::Dataset;
+use crate::problem::Dataset;
 use crate::search::Plan;
 
-/// One line per step: every ghost's `row,col` after the step, in letter order.
-pub fn format_plan(grid: &Grid, plan: &Plan) -> String {
-    let mut text = String::new();
+/// Writes one line per step: every ghost's `row,col` after the step, in letter order.
+///
+/// # Errors
+/// When writing fails.
+///
+/// # Complexity
+/// O(steps x n) time; one line held at a time.
+pub fn write_plan(out: &mut impl Write, grid: &Grid, plan: &Plan) -> io::Result<()> {
+    let mut line = String::new();
     for placement in plan {
-        let cells: Vec<String> = placement
-            .iter()
-            .map(|&c| {
-                let (row, col) = grid.position(c);
-                format!("{row},{col}")
-            })
-            .collect();
-        text.push_str(&cells.join(" "));
-        text.push('\n');
+        line.clear();
+        for (i, &cell) in placement.iter().enumerate() {
+            let (row, col) = grid.position(cell);
+            let sep = if i == 0 { "" } else { " " };
+            line.push_str(&format!("{sep}{row},{col}"));
+        }
+        line.push('\n');
+        out.write_all(line.as_bytes())?;
     }
-    text
+    Ok(())
 }
 
-/// The map before the first step and after every step: walls `#`, ghosts by their
-/// lowercase letter, a home without its ghost by its uppercase letter.
-pub fn draw_plan(dataset: &Dataset, plan: &Plan) -> String {
-    let mut text = String::new();
-    let frames = std::iter::once(&dataset.starts).chain(plan.iter());
-    for (step, placement) in frames.enumerate() {
-        let _ = writeln!(text, "step {step}");
-        text.push_str(&draw(dataset, placement));
-    }
-    text
-}
-
-fn draw(dataset: &Dataset, placement: &[CellId]) -> String {
+/// Writes the map before the first step and after every step, each under a line
+/// `step K`: walls `#`, ghosts by their lowercase letter, a home without its ghost by its
+/// uppercase letter.
+///
+/// Streamed frame by frame: one map's worth of memory, however long the plan (a 512 x
+/// 512 corridor takes 131,000 steps, whose drawings would need 34 GB at once).
+///
+/// # Errors
+/// When writing fails.
+///
+/// # Complexity
+/// O(steps x (w x h + n)) time and output; O(w x h) memory.
+pub fn write_drawings(out: &mut impl Write, dataset: &Dataset, plan: &Plan) -> io::Result<()> {
     let grid = &dataset.grid;
-    let mut rows: Vec<Vec<u8>> = (0..grid.height())
-        .map(|r| {
-            (0..grid.width())
-                .map(|c| {
-                    if grid.cell(r, c).is_some() {
-                        b' '
-                    } else {
-                        b'#'
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    let stride = grid.width() + 1;
+    // The empty map with its homes, drawn once; each frame copies it and adds the ghosts.
+    let mut empty = vec![b' '; grid.height() * stride];
+    for row in 0..grid.height() {
+        for col in 0..grid.width() {
+            if grid.cell(row, col).is_none() {
+                empty[row * stride + col] = b'#';
+            }
+        }
+        empty[row * stride + grid.width()] = b'\n';
+    }
     for (i, &home) in dataset.homes.iter().enumerate() {
         let (r, c) = grid.position(home);
-        rows[r][c] = b'A' + i as u8;
+        empty[r * stride + c] = b'A' + i as u8;
     }
-    for (i, &ghost) in placement.iter().enumerate() {
-        let (r, c) = grid.position(ghost);
-        rows[r][c] = b'a' + i as u8;
+    let mut frame = empty.clone();
+    let frames = std::iter::once(&dataset.starts).chain(plan.iter());
+    for (step, placement) in frames.enumerate() {
+        frame.copy_from_slice(&empty);
+        for (i, &ghost) in placement.iter().enumerate() {
+            let (r, c) = grid.position(ghost);
+            frame[r * stride + c] = b'a' + i as u8;
+        }
+        writeln!(out, "step {step}")?;
+        out.write_all(&frame)?;
     }
-    let mut text = String::new();
-    for row in rows {
-        text.push_str(&String::from_utf8_lossy(&row));
-        text.push('\n');
-    }
-    text
+    Ok(())
 }
 
 /// Why a plan does not solve its dataset.

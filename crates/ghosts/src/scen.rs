@@ -63,7 +63,10 @@ pub fn read_scenario<R: BufRead>(
                     reader.line() + 1,
                     1,
                     ErrorKind::Unexpected {
-                        expected: format!("agent {} of the {k} asked for with --agents", starts.len() + 1),
+                        expected: format!(
+                            "agent {} of the {k} asked for with --agents",
+                            starts.len() + 1
+                        ),
                         found: format!("end of input after {} agents", starts.len()),
                     },
                 )),
@@ -105,9 +108,7 @@ pub fn read_scenario<R: BufRead>(
             let cell = usize::try_from(row)
                 .ok()
                 .zip(usize::try_from(col).ok())
-                .and_then(|(r, c)| {
-                    (r < grid.height() && c < grid.width()).then_some((r, c))
-                });
+                .and_then(|(r, c)| (r < grid.height() && c < grid.width()).then_some((r, c)));
             let Some((r, c)) = cell else {
                 return Err(ParseError::at(
                     at.0,
@@ -162,7 +163,13 @@ fn read_version<R: BufRead>(reader: &mut CaseReader<R>) -> Result<(), ParseError
     }
     let found = match line.first() {
         None => "an empty line".to_owned(),
-        Some(_) => format!("'{}'", String::from_utf8_lossy(line).chars().take(40).collect::<String>()),
+        Some(_) => format!(
+            "'{}'",
+            String::from_utf8_lossy(line)
+                .chars()
+                .take(40)
+                .collect::<String>()
+        ),
     };
     Err(ParseError::at(
         1,
@@ -290,7 +297,7 @@ mod tests {
         let agent = |fields: &str| format!("version 1\n{fields}\n");
         assert_eq!(
             error(&agent("0\tm\t4\t3\t0\t0\t3\t2"), None),
-            "line 2, column 14: expected 9 tab-separated columns (bucket, map, width, height, \
+            "line 2, column 16: expected 9 tab-separated columns (bucket, map, width, height, \
              start x, start y, goal x, goal y, length), found end of line after 8 columns"
         );
         assert_eq!(
@@ -310,7 +317,10 @@ mod tests {
             "line 2, column 11: expected the start y as a whole number, found '-'"
         );
         assert_eq!(
-            error(&agent("0\tm\t4\t3\t0\t0\t3\t2\t1\n0\tm\t4\t3\t1\t0\t3\t2\t1"), None),
+            error(
+                &agent("0\tm\t4\t3\t0\t0\t3\t2\t1\n0\tm\t4\t3\t1\t0\t3\t2\t1"),
+                None
+            ),
             "line 3, column 13: the goal x 3, y 2 appears again (first at line 2, column 13)"
         );
         assert_eq!(

@@ -23,7 +23,7 @@ use grid_core::CellId;
 
 use crate::heuristic::{Heuristic, NEVER};
 use crate::moves::{Options, compatible};
-use crate::parse::Dataset;
+use crate::problem::Dataset;
 
 /// The placements of all ghosts from the start (excluded) to the homes (included).
 pub type Plan = Vec<Vec<CellId>>;

@@ -6,13 +6,14 @@
 
 use std::path::Path;
 
-use ghosts::{Options, plan::check_plan, read_dataset};
-use grid_core::harness::{
-    ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
-};
-use grid_core::mutate::{answered_rounds, mutate};
+use ghosts::{RunOptions, plan::check_plan, read_dataset};
 use grid_core::rng::SplitMix64;
 use grid_core::{CaseReader, RunError};
+use test_support::harness::{
+    ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
+    run_with_full_stderr,
+};
+use test_support::mutate::{answered_rounds, mutate};
 
 /// The bytes of the format's cells, for plausible insertions.
 const ALPHABET: &[u8] = b"#  aAbBcC";
@@ -23,7 +24,7 @@ const MAX_CELLS: u64 = 400;
 /// The corpus files of `testdata/ghosts/` and `testdata/bad/ghosts/` small enough to mutate.
 fn corpus() -> Vec<Vec<u8>> {
     let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    let files = grid_core::mutate::corpus(&testdata, "ghosts").unwrap();
+    let files = test_support::mutate::corpus(&testdata, "ghosts").unwrap();
     assert!(files.len() >= 20, "corpus too small: {}", files.len());
     files
 }
@@ -59,16 +60,37 @@ fn random_input(rng: &mut SplitMix64) -> Vec<u8> {
     bytes
 }
 
+/// Where this thread's fuzz runs save their picture (`--svg`): tests run in parallel.
+fn scratch_svg() -> std::path::PathBuf {
+    let thread = format!("{:?}", std::thread::current().id());
+    let id: String = thread.chars().filter(char::is_ascii_digit).collect();
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("fuzz-{id}.svg"));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// The picture of the first case, when the run saved one, is well-formed and keeps the
+/// writer's invariants.
+fn check_picture(path: Option<&Path>) {
+    if let Some(text) = path.and_then(|p| std::fs::read_to_string(p).ok()) {
+        let drawing = test_support::svg_reading::read(&text);
+        assert!(drawing.frames >= 1, "at least the start");
+    }
+}
+
 /// Runs `input` and checks the outcome; returns whether it was answered in full.
 fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
-    let options = Options {
+    let options = RunOptions {
         plan: !rng.percent(20),
         show: rng.percent(20),
+        svg: rng.percent(10).then(scratch_svg),
         max_cells: MAX_CELLS,
         memory_mib: if rng.percent(10) { 0 } else { 16 },
     };
     let mut out = Vec::new();
-    match ghosts::run(input, &mut out, &options) {
+    let outcome = ghosts::run(input, &mut out, &options);
+    check_picture(options.svg.as_deref());
+    match outcome {
         Ok(()) => {
             if options.plan && !options.show {
                 check_answers(input, &String::from_utf8(out).unwrap());
@@ -107,7 +129,7 @@ fn check_answers(input: &[u8], out: &str) {
                     .map(|cell| {
                         let (row, col) = cell.split_once(',').unwrap();
                         let (row, col) = (row.parse().unwrap(), col.parse().unwrap());
-                        dataset.grid.cell(row, col).unwrap()
+                        dataset.grid().cell(row, col).unwrap()
                     })
                     .collect()
             })
@@ -146,7 +168,7 @@ fn random_maps_never_panic_and_every_plan_replays() {
 #[test]
 fn a_closed_stdout_ends_the_run_quietly() {
     let input = "4 3 1\n####\n#aA#\n####\n0 0 0\n";
-    let outcome = ghosts::run(input.as_bytes(), &mut ClosedPipe, &Options::default());
+    let outcome = ghosts::run(input.as_bytes(), &mut ClosedPipe, &RunOptions::default());
     assert_quiet_on_closed_pipe(outcome);
 }
 
@@ -162,4 +184,19 @@ fn piping_into_head_exits_quietly() {
     )
     .unwrap();
     assert_quiet_exit(&output);
+}
+
+/// `ghosts < bad 2>/dev/full`: the error cannot be told, but the status still says it (1,
+/// not the 101 of a panic), and the answers before the bad case are out.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_error_still_exits_1() {
+    let output = run_with_full_stderr(
+        Path::new(env!("CARGO_BIN_EXE_ghosts")),
+        &[],
+        "4 3 1\n####\n#aA#\n####\n4 3 1\n####\n#aX#\n####\n".as_bytes(),
+    )
+    .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{:?}", output.status);
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "1\n");
 }

@@ -12,6 +12,7 @@ use ghosts::mapf::{self, Horizons, Instance, Method, sat, solvable};
 use ghosts::plan::check_plan;
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Grid};
+use test_support::random_grid;
 
 /// Plain BFS over joint placements (every combination of moves, kept when no two agents
 /// share a cell or swap). A placement is kept as a number: 5 bits per agent (cells < 32).
@@ -74,31 +75,26 @@ fn random_instance(
     agents: usize,
     wall_percent: u32,
 ) -> Option<Dataset> {
-    let grid = Grid::random(rng, height, width, wall_percent);
+    let grid = random_grid(rng, height, width, wall_percent);
     let mut cells: Vec<CellId> = grid.cells().collect();
     if cells.len() < agents + 1 {
         return None;
     }
     rng.shuffle(&mut cells);
-    let starts = cells[..agents].to_vec();
+    let starts: Vec<_> = cells[..agents].iter().map(|&c| grid.position(c)).collect();
     rng.shuffle(&mut cells);
-    let homes = cells[..agents].to_vec();
-    Some(Dataset {
-        grid,
-        starts,
-        homes,
-        header_line: 1,
-    })
+    let homes: Vec<_> = cells[..agents].iter().map(|&c| grid.position(c)).collect();
+    Some(Dataset::new(grid, &starts, &homes).unwrap())
 }
 
 fn draw(dataset: &Dataset) -> String {
-    let grid = &dataset.grid;
+    let grid = dataset.grid();
     let mut text = String::new();
     for r in 0..grid.height() {
         for c in 0..grid.width() {
             let cell = grid.cell(r, c);
-            let s = dataset.starts.iter().position(|&x| Some(x) == cell);
-            let g = dataset.homes.iter().position(|&x| Some(x) == cell);
+            let s = dataset.starts().iter().position(|&x| Some(x) == cell);
+            let g = dataset.homes().iter().position(|&x| Some(x) == cell);
             text.push(match (cell, s, g) {
                 (None, _, _) => '#',
                 (_, Some(i), _) => (b'a' + i as u8) as char,
@@ -108,18 +104,41 @@ fn draw(dataset: &Dataset) -> String {
         }
         text.push('\n');
     }
-    format!("{text}starts {:?}\ngoals {:?}", dataset.starts, dataset.homes)
+    format!(
+        "{text}starts {:?}\ngoals {:?}",
+        dataset.starts(),
+        dataset.homes()
+    )
 }
 
 fn check(dataset: &Dataset, method: Method, expected: Option<u32>) {
     let clock = std::time::Instant::now();
-    let solution = mapf::solve(dataset, true, 64, method).unwrap();
+    let solution = mapf::solve(
+        dataset.grid(),
+        dataset.starts(),
+        dataset.homes(),
+        true,
+        64,
+        method,
+    )
+    .unwrap();
     assert_eq!(solution.steps, expected, "{method:?}\n{}", draw(dataset));
     if std::env::var("MAPF_TIMES").is_ok() {
-        eprintln!("{method:?} {} agents {} cells {:?}: {:?}", dataset.starts.len(), dataset.grid.cell_count(), expected, clock.elapsed());
+        eprintln!(
+            "{method:?} {} agents {} cells {:?}: {:?}",
+            dataset.starts().len(),
+            dataset.grid().cell_count(),
+            expected,
+            clock.elapsed()
+        );
     }
     if let (Some(steps), Some(plan)) = (solution.steps, &solution.plan) {
-        assert_eq!(check_plan(dataset, plan), Ok(steps as usize), "{}", draw(dataset));
+        assert_eq!(
+            check_plan(dataset, plan),
+            Ok(steps as usize),
+            "{}",
+            draw(dataset)
+        );
     }
 }
 
@@ -143,18 +162,18 @@ fn every_method_equals_plain_bfs_on_thousands_of_tiny_maps() {
         };
         // Small enough for the plain BFS: at most 60 000 placements C! / (C - K)! (400 000
         // for 7 and 8 agents, which need 8 and 9 cells).
-        let cells = dataset.grid.cell_count();
+        let cells = dataset.grid().cell_count();
         let placements = (0..agents).fold(1u64, |p, i| p.saturating_mul((cells - i) as u64));
         let most = if agents >= 7 { 400_000 } else { 60_000 };
         if placements > most || per_agents[agents] == PER_AGENTS[agents] {
             continue;
         }
         let clock = std::time::Instant::now();
-        let expected = reference_steps(&dataset.grid, &dataset.starts, &dataset.homes);
+        let expected = reference_steps(dataset.grid(), dataset.starts(), dataset.homes());
         if std::env::var("MAPF_TIMES").is_ok() {
             eprintln!("reference: {:?}", clock.elapsed());
         }
-        let instance = Instance::new(&dataset.grid, &dataset.starts, &dataset.homes);
+        let instance = Instance::new(dataset.grid(), dataset.starts(), dataset.homes());
         if solvable::check(&instance) == solvable::Verdict::Never {
             assert_eq!(expected, None, "unsound -1\n{}", draw(&dataset));
             said_never += 1;
@@ -167,7 +186,10 @@ fn every_method_equals_plain_bfs_on_thousands_of_tiny_maps() {
                 check(&dataset, Method::Horizons(Horizons::SatOnly), expected);
                 // The decision itself: possible at the optimum, impossible just below.
                 let lower = instance.lower_bound().unwrap();
-                assert!(matches!(sat::decide(&instance, steps), sat::Decision::Plan(_)));
+                assert!(matches!(
+                    sat::decide(&instance, steps),
+                    sat::Decision::Plan(_)
+                ));
                 if steps > lower {
                     assert_eq!(sat::decide(&instance, steps - 1), sat::Decision::Impossible);
                 }
@@ -178,8 +200,14 @@ fn every_method_equals_plain_bfs_on_thousands_of_tiny_maps() {
         compared += 1;
     }
     assert_eq!(per_agents, PER_AGENTS);
-    assert!(unsolvable > 100 && unsolvable < COUNT * 6 / 7, "unsolvable: {unsolvable}");
-    assert!(said_never > COUNT / 40, "the test said -1 only {said_never} times");
+    assert!(
+        unsolvable > 100 && unsolvable < COUNT * 6 / 7,
+        "unsolvable: {unsolvable}"
+    );
+    assert!(
+        said_never > COUNT / 40,
+        "the test said -1 only {said_never} times"
+    );
 }
 
 #[test]

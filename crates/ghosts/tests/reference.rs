@@ -7,7 +7,8 @@
 use std::collections::{HashMap, VecDeque};
 
 use ghosts::plan::{BadPlan, check_plan};
-use ghosts::{Dataset, PairsAfter, read_dataset, solve, solve_with};
+use ghosts::search::{PairsAfter, solve, solve_with};
+use ghosts::{Dataset, read_dataset};
 use grid_core::rng::SplitMix64;
 use grid_core::{CaseReader, CellId};
 use itertools::Itertools;
@@ -16,7 +17,7 @@ use itertools::Itertools;
 /// (the cartesian product of each ghost's moves), kept when no two ghosts end on one cell
 /// and no two swap.
 fn reference_steps(dataset: &Dataset) -> Option<u32> {
-    let grid = &dataset.grid;
+    let grid = dataset.grid();
     let moves = |cell: CellId| -> Vec<CellId> {
         std::iter::once(cell)
             .chain(grid.neighbours(cell).map(|(_, n)| n))
@@ -24,11 +25,11 @@ fn reference_steps(dataset: &Dataset) -> Option<u32> {
     };
     let mut seen: HashMap<Vec<CellId>, u32> = HashMap::new();
     let mut queue = VecDeque::new();
-    seen.insert(dataset.starts.clone(), 0);
-    queue.push_back(dataset.starts.clone());
+    seen.insert(dataset.starts().to_vec(), 0);
+    queue.push_back(dataset.starts().to_vec());
     while let Some(placement) = queue.pop_front() {
         let steps = seen[&placement];
-        if placement == dataset.homes {
+        if placement == dataset.homes() {
             return Some(steps);
         }
         let next = placement
@@ -186,7 +187,7 @@ fn official_sample_answers() {
 fn checker_rejects_broken_plans() {
     // a must go right twice; b follows it.
     let d = parse("6 1 2\nbaBA  \n");
-    let at = |col| d.grid.cell(0, col).unwrap();
+    let at = |col| d.grid().cell(0, col).unwrap();
     let good = vec![vec![at(2), at(1)], vec![at(3), at(2)]];
     assert_eq!(check_plan(&d, &good), Ok(2));
     let jump = vec![vec![at(3), at(0)]];
@@ -253,9 +254,9 @@ fn printed_plans_replay_and_drawings_have_a_frame_per_step() {
             continue;
         };
         let d = parse(&text);
-        let options = ghosts::Options {
+        let options = ghosts::RunOptions {
             plan: true,
-            ..ghosts::Options::default()
+            ..ghosts::RunOptions::default()
         };
         let mut out = Vec::new();
         ghosts::run(text.as_bytes(), &mut out, &options).unwrap();
@@ -267,7 +268,9 @@ fn printed_plans_replay_and_drawings_have_a_frame_per_step() {
                 line.split(' ')
                     .map(|cell| {
                         let (r, c) = cell.split_once(',').unwrap();
-                        d.grid.cell(r.parse().unwrap(), c.parse().unwrap()).unwrap()
+                        d.grid()
+                            .cell(r.parse().unwrap(), c.parse().unwrap())
+                            .unwrap()
                     })
                     .collect()
             })
@@ -280,9 +283,9 @@ fn printed_plans_replay_and_drawings_have_a_frame_per_step() {
                 Ok(steps as usize),
                 "printed:\n{printed}"
             );
-            let options = ghosts::Options {
+            let options = ghosts::RunOptions {
                 show: true,
-                ..ghosts::Options::default()
+                ..ghosts::RunOptions::default()
             };
             let mut drawn = Vec::new();
             ghosts::run(text.as_bytes(), &mut drawn, &options).unwrap();
@@ -316,9 +319,9 @@ fn a_search_past_the_memory_budget_is_refused_not_run() {
     }
     rows.push("#".repeat(30));
     let text = format!("30 12 26\n{}\n", rows.join("\n"));
-    let options = ghosts::Options {
+    let options = ghosts::RunOptions {
         memory_mib: 4,
-        ..ghosts::Options::default()
+        ..ghosts::RunOptions::default()
     };
     let error = ghosts::run(text.as_bytes(), &mut Vec::new(), &options).unwrap_err();
     let message = error.to_string();

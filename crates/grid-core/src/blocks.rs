@@ -130,7 +130,10 @@ mod tests {
             let height = rng.between(1, 9);
             let width = rng.between(1, 9);
             let wall_percent = [10, 25, 40][round % 3];
-            let grid = Grid::random(&mut rng, height, width, wall_percent);
+            let open: Vec<bool> = (0..height * width)
+                .map(|_| !rng.percent(wall_percent))
+                .collect();
+            let grid = Grid::new(height, width, |r, c| open[r * width + c]);
             let blocks = Blocks::new(&grid);
             for cell in grid.cells() {
                 for a in Dir::ALL {

@@ -1,7 +1,9 @@
 //! What the solver binaries share: the error a run can end with, and how it becomes an exit
 //! status, so every `main.rs` stays a few lines long.
 
-use std::io;
+use std::fmt;
+use std::io::{self, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::error::{ParseError, report};
@@ -24,23 +26,87 @@ pub enum RunError {
     /// Writing the answers failed (for example standard output was closed).
     #[error("cannot write output: {0}")]
     Output(#[from] io::Error),
+    /// Writing a picture file (`--svg FILE`) failed.
+    #[error("cannot write the picture {}: {source}", path.display())]
+    Picture {
+        /// The file that could not be written.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
 }
 
 /// The exit status for the outcome of a run, after telling standard error what went wrong:
 /// 0 on success, 1 with `error: line L, column C: ...` for bad input. A closed standard
 /// output (a reader such as `head` that has seen enough) ends the run quietly with 0; any
-/// other write failure is reported with status 1.
+/// other write failure (of standard output or of a picture file) is reported with
+/// status 1.
+///
+/// When standard error cannot be written either (`2>/dev/full`), the status is all that
+/// is left to say it: the message is dropped rather than turned into a panic (which is
+/// what `eprintln!` does, with status 101).
 pub fn exit_code(outcome: Result<(), RunError>) -> ExitCode {
+    exit_code_telling(outcome, &mut io::stderr())
+}
+
+/// [`exit_code`], telling `stderr` what went wrong (and ignoring a failure to write it).
+fn exit_code_telling(outcome: Result<(), RunError>, stderr: &mut impl Write) -> ExitCode {
+    let tell = |stderr: &mut dyn Write, message: &dyn fmt::Display| {
+        // Nothing useful is left to do when the error stream itself fails.
+        let _ = writeln!(stderr, "{message}");
+    };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(RunError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(RunError::Input(e)) => {
-            eprintln!("{}", report(&e));
+            tell(stderr, &report(&e));
             ExitCode::FAILURE
         }
-        Err(e @ (RunError::Output(_) | RunError::InFile { .. })) => {
-            eprintln!("error: {e}");
+        Err(e @ (RunError::Output(_) | RunError::Picture { .. } | RunError::InFile { .. })) => {
+            tell(stderr, &format_args!("error: {e}"));
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+
+    /// An error stream that refuses every byte, like `2>/dev/full`.
+    struct Full;
+
+    impl Write for Full {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::from_raw_os_error(28)) // ENOSPC
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_full_error_stream_still_gives_status_1() {
+        let input = ParseError::at(
+            2,
+            3,
+            ErrorKind::Missing {
+                what: "box".to_owned(),
+            },
+        );
+        assert_eq!(
+            exit_code_telling(Err(input.clone().into()), &mut Full),
+            ExitCode::FAILURE
+        );
+        let output = RunError::Output(io::Error::from_raw_os_error(28));
+        assert_eq!(exit_code_telling(Err(output), &mut Full), ExitCode::FAILURE);
+        let mut told = Vec::new();
+        assert_eq!(
+            exit_code_telling(Err(input.into()), &mut told),
+            ExitCode::FAILURE
+        );
+        assert_eq!(told, b"error: line 2, column 3: this case has no box\n");
     }
 }

@@ -4,6 +4,9 @@ use std::fmt;
 
 /// A problem in the input, located at a 1-based line and column.
 ///
+/// Columns count characters (Unicode scalar values; each byte that is not part of valid
+/// UTF-8 counts as one), so they match what an editor shows.
+///
 /// Its `Display` is `line L, column C: <what is wrong>`; the binaries print it behind
 /// `error: ` and exit with status 1.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -32,7 +35,7 @@ pub enum ErrorKind {
     Unexpected {
         /// What the format allows here, in words.
         expected: String,
-        /// What the input holds here, in words (see [`describe_byte`]).
+        /// What the input holds here, in words (see [`describe_char_at`]).
         found: String,
     },
     /// A marker that must appear once appears a second time.
@@ -88,6 +91,41 @@ pub fn describe_byte(byte: u8) -> String {
         0x21..=0x7e => format!("'{}'", byte as char),
         _ => format!("byte 0x{byte:02x}"),
     }
+}
+
+/// Describes one character for an error message: as [`describe_byte`] for ASCII, else the
+/// character and its code point (`'é' (U+00E9)`), or the code point alone for a control
+/// character.
+pub fn describe_char(c: char) -> String {
+    match u8::try_from(c) {
+        Ok(byte) if byte.is_ascii() => describe_byte(byte),
+        _ if c.is_control() => format!("U+{:04X}", u32::from(c)),
+        _ => format!("'{c}' (U+{:04X})", u32::from(c)),
+    }
+}
+
+/// Describes the character that `bytes` start with: [`describe_char`] when they start with
+/// a whole UTF-8 character, [`describe_byte`] of the first byte when they do not (a byte of
+/// non-UTF-8 text). Empty `bytes` read "end of line".
+pub fn describe_char_at(bytes: &[u8]) -> String {
+    match (first_char(bytes), bytes.first()) {
+        (Some(c), _) => describe_char(c),
+        (None, Some(&byte)) => describe_byte(byte),
+        (None, None) => "end of line".to_owned(),
+    }
+}
+
+/// The character `bytes` start with, when they start with a whole UTF-8 character; looks
+/// at its own bytes only (at most 4).
+pub(crate) fn first_char(bytes: &[u8]) -> Option<char> {
+    let len = match *bytes.first()? {
+        0x00..=0x7f => 1,
+        0xc2..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf4 => 4,
+        _ => return None,
+    };
+    std::str::from_utf8(bytes.get(..len)?).ok()?.chars().next()
 }
 
 /// Formats an error for standard error, as every binary prints it.

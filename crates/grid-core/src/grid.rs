@@ -88,6 +88,31 @@ impl Dir {
     }
 }
 
+/// Why a `(row, col)` given in code does not name a floor cell of a [`Grid`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum CellError {
+    /// The coordinates are past the grid's edge.
+    #[error("({row}, {col}) is outside the {height} x {width} grid")]
+    Outside {
+        /// 0-based row asked for.
+        row: usize,
+        /// 0-based column asked for.
+        col: usize,
+        /// Rows of the grid.
+        height: usize,
+        /// Columns of the grid.
+        width: usize,
+    },
+    /// The cell is a wall.
+    #[error("({row}, {col}) is a wall")]
+    Wall {
+        /// 0-based row.
+        row: usize,
+        /// 0-based column.
+        col: usize,
+    },
+}
+
 /// Marks "no cell" in the packed tables.
 const NONE: u32 = u32::MAX;
 
@@ -139,20 +164,6 @@ impl Grid {
         grid
     }
 
-    /// A `height` x `width` grid where each cell is a wall with probability
-    /// `wall_percent` / 100: the random grids that tests compare fast searches on.
-    pub fn random(
-        rng: &mut crate::rng::SplitMix64,
-        height: usize,
-        width: usize,
-        wall_percent: u32,
-    ) -> Self {
-        let open: Vec<bool> = (0..height * width)
-            .map(|_| !rng.percent(wall_percent))
-            .collect();
-        Grid::new(height, width, |r, c| open[r * width + c])
-    }
-
     /// Numbers the cells of `chars` whose byte satisfies `is_open`.
     pub fn from_chars(chars: &CharGrid, is_open: impl Fn(u8) -> bool) -> Self {
         Grid::new(chars.height(), chars.width(), |r, c| {
@@ -195,6 +206,33 @@ impl Grid {
         }
         let id = self.cell_at[row * self.width + col];
         (id != NONE).then_some(CellId(id))
+    }
+
+    /// The floor cell at `row`, `col`, for the validating constructors of the problem
+    /// types, which take coordinates.
+    ///
+    /// # Errors
+    /// [`CellError::Outside`] past the grid's edge, [`CellError::Wall`] on a wall.
+    ///
+    /// # Examples
+    /// ```
+    /// use grid_core::{CellError, Grid};
+    ///
+    /// let grid = Grid::new(1, 3, |_, col| col != 1); // ". # ."
+    /// assert_eq!(grid.floor_cell(0, 2).map(|c| c.index()), Ok(1));
+    /// assert_eq!(grid.floor_cell(0, 1), Err(CellError::Wall { row: 0, col: 1 }));
+    /// assert!(matches!(grid.floor_cell(5, 0), Err(CellError::Outside { .. })));
+    /// ```
+    pub fn floor_cell(&self, row: usize, col: usize) -> Result<CellId, CellError> {
+        if row >= self.height || col >= self.width {
+            return Err(CellError::Outside {
+                row,
+                col,
+                height: self.height,
+                width: self.width,
+            });
+        }
+        self.cell(row, col).ok_or(CellError::Wall { row, col })
     }
 
     /// `(row, col)` of `cell`, 0-based.

@@ -7,15 +7,19 @@
 //! - [`bfs`]: breadth-first distances over a [`Grid`], optionally with one cell blocked;
 //! - [`blocks`]: biconnected components, to tell in O(1) which sides of a cell stay
 //!   connected when the cell is taken away (the sides of a box);
+//! - [`push`]: push distances of one box to one target over (box cell, side) states;
 //! - [`cli`]: the run error and exit statuses every binary shares;
 //! - [`limits`]: the size and memory guards every program applies to a case header
 //!   before allocating (`--max-cells`, `--memory-mib`);
 //! - [`movingai`]: the MovingAI `.map` grid format of the multi-agent path finding
 //!   benchmark, with located errors;
-//! - [`harness`]: how a data-driven test case is run and rendered for its snapshot;
-//! - [`mutate`]: seeded mutations of corpus inputs, for the fuzz tests;
-//! - [`rng`]: a tiny seeded generator, so that generated cases and randomised tests are the
-//!   same on every machine and every version.
+//! - [`svg`]: animated SVG pictures of solutions (walls, marks, moving pieces), streamed;
+//! - `rng` (feature `generate`): a tiny seeded generator, so that generated cases and
+//!   randomised tests are the same on every machine and every version.
+//!
+//! What exists only for tests (the process harness of the data-driven cases, the input
+//! mutations of the fuzz tests, random grids) lives in the workspace's `test-support`
+//! crate, a dev-dependency: a library user compiles none of it.
 //!
 //! The solver crates build on these pieces and never on each other.
 
@@ -26,15 +30,16 @@ pub mod blocks;
 pub mod cli;
 pub mod error;
 pub mod grid;
-pub mod harness;
 pub mod limits;
 pub mod movingai;
-pub mod mutate;
+pub mod push;
 pub mod reader;
+#[cfg(any(test, feature = "generate"))]
 pub mod rng;
+pub mod svg;
 
 pub use cli::{RunError, exit_code};
-pub use error::{ErrorKind, ParseError, describe_byte};
-pub use grid::{CellId, Dir, Grid};
+pub use error::{ErrorKind, ParseError, describe_byte, describe_char, describe_char_at};
+pub use grid::{CellError, CellId, Dir, Grid};
 pub use limits::{GridSize, Limits, SizeFields, grid_size};
 pub use reader::{CaseReader, CharGrid, Header, RowEnd};

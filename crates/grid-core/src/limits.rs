@@ -20,6 +20,13 @@ pub const MAX_SIDE: u64 = 4096;
 /// Bytes in a MiB, the unit of `--memory-mib`.
 pub const MIB: u64 = 1 << 20;
 
+/// The default cell budget of one case (`--max-cells`), the same for every program:
+/// 2^22 cells, a 2048 x 2048 grid. It only guards the reading (a header claiming a huge
+/// grid is refused before any row is read); what a search may use is the memory budget's
+/// business, and at this size every program's per-cell tables fit in the default
+/// [`DEFAULT_MEMORY_MIB`] (at most 200 bytes a cell: 800 MiB).
+pub const DEFAULT_MAX_CELLS: u64 = 1 << 22;
+
 /// The default memory budget of one case, in MiB (`--memory-mib`).
 pub const DEFAULT_MEMORY_MIB: u64 = 1024;
 

@@ -257,11 +257,7 @@ fn split_key(line: &[u8]) -> (Vec<u8>, usize, Option<(Vec<u8>, usize)>) {
 }
 
 /// A side, `1..=MAX_SIDE`, from the value of a `height` or `width` line.
-fn side_value(
-    value: Option<(Vec<u8>, usize)>,
-    line: usize,
-    name: &str,
-) -> Result<u64, ParseError> {
+fn side_value(value: Option<(Vec<u8>, usize)>, line: usize, name: &str) -> Result<u64, ParseError> {
     let Some((digits, column)) = value else {
         return Err(ParseError::at(
             line,

@@ -1,73 +1,97 @@
 //! Pushing Boxes (SWERC 1997; POJ 1475, UVa 589, AcWing 174), exactly as
-//! `specs/sokoban-path.md` states it: a person pushes one box onto a target with the fewest
+//! `docs/sokoban-path.md` states it: a person pushes one box onto a target with the fewest
 //! pushes, then the fewest walks, then the smallest push sequence (N < S < W < E), then the
 //! smallest walk sequence (n < s < w < e), on grids of any size.
 //!
+//! # Using the library
+//! Parse a [`Maze`] from text (or build one from coordinates with [`Maze::new`]), then
+//! [`solve`] it:
+//! ```
+//! let maze: sokoban_path::Maze = "1 4\nSB.T\n".parse()?;
+//! let solution = sokoban_path::solve(&maze, &sokoban_path::Options::default())?;
+//! assert_eq!(solution.as_ref().map(|s| s.moves()), Some("EE"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//! Everything a caller needs from `grid-core` ([`Grid`], [`CellId`], [`ParseError`], ...)
+//! is re-exported here. [`run`] is the whole program (many mazes, streamed).
+//!
+//! # Modules
+//! - [`problem`]: the maze, its validating constructor, the options and [`solve`];
 //! - [`parse`]: one maze of the input, with located errors and size limits;
 //! - [`search`]: the exact four-key search over (box cell, side of the person);
 //! - [`walk`]: early-stopping walk searches with the box as a wall;
-//! - [`verify`]: replays a move string (legal, ends on the target) and counts it;
+//! - [`verify`](mod@verify): replays a move string (legal, ends on the target) and counts it;
 //! - [`show`]: the maze drawn after every push (`--show`);
-//! - [`generate`]: seeded workloads for tests and benchmarks.
+//! - [`svg`]: the answer as an animated SVG picture (`--svg`);
+//! - `generate` (feature `generate`): seeded workloads for tests and benchmarks.
 //!
-//! [`run`] streams a whole input: each maze is read, solved and its answer written and
-//! flushed before the next one is read.
+//! # Features
+//! - `cli` (default): the `sokoban-path` binary and its command-line parser (clap). A
+//!   library user can leave it out: `sokoban-path = { ..., default-features = false }`.
+//! - `generate`: the seeded generators, for the workspace's tests and tools.
 //!
 //! # Limits
 //! Bad input never panics: [`run`] ends with a located error (`docs/errors.md` lists them
 //! all). Two budgets, the flags of every program of the workspace, are checked on each
 //! maze's header before its rows are read or anything is allocated for it:
-//! - `--max-cells` ([`Options::max_cells`], default 2^20): rows x columns; no side may
-//!   pass 4096.
-//! - `--memory-mib` ([`Options::memory_mib`], default 1024): the search needs at most
+//! - `--max-cells` ([`RunOptions::max_cells`], default [`DEFAULT_MAX_CELLS`] = 2^22):
+//!   rows x columns; no side may pass 4096.
+//! - `--memory-mib` ([`RunOptions::memory_mib`], default 1024): the search needs at most
 //!   [`BYTES_PER_CELL`] (200) bytes a cell, measured on open rooms (the worst case: every
 //!   cell floor), so a maze whose rows x columns x 200 bytes passes the budget is refused.
-//!   With the default cell budget this never binds; it does when `--max-cells` is raised.
+//!   With the default cell budget this never binds (2^22 cells need 800 MiB); it does
+//!   when `--max-cells` is raised.
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
+#[cfg(feature = "generate")]
 pub mod generate;
 pub mod parse;
+pub mod problem;
 pub mod search;
 pub mod show;
+pub mod svg;
 pub mod verify;
 pub mod walk;
 
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
 
-use grid_core::limits::{DEFAULT_MEMORY_MIB, Limits};
-use grid_core::{CaseReader, ParseError, RunError};
+use grid_core::CaseReader;
+use grid_core::limits::Limits;
 
-pub use parse::{BYTES_PER_CELL, DEFAULT_MAX_CELLS, MAX_SIDE, Maze, read_maze, read_maze_within};
+pub use grid_core::limits::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB};
+pub use grid_core::{CellError, CellId, Dir, ErrorKind, Grid, ParseError, RunError, exit_code};
+pub use parse::{BYTES_PER_CELL, MAX_SIDE, read_maze, read_maze_within};
+pub use problem::{Marker, Maze, MazeError, Options, SolveError, solve};
 pub use search::{Solution, Solver};
 pub use verify::{Counts, VerifyError, verify};
 
-/// How [`run`] reads and answers.
+/// How [`run`] reads and answers: the flags of the `sokoban-path` binary.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Options {
+pub struct RunOptions {
     /// The largest rows x columns accepted for one maze (`--max-cells`).
     pub max_cells: u64,
     /// The memory one maze's search may need, in MiB (`--memory-mib`).
     pub memory_mib: u64,
     /// Draw the maze after every push, below the move string.
     pub show: bool,
+    /// Where to save each maze's answer as an animated picture (`--svg FILE`): maze k in
+    /// the file [`grid_core::svg::case_path`] names (`FILE` for the first, `FILE-k.svg`
+    /// for the others).
+    pub svg: Option<PathBuf>,
 }
 
-impl Default for Options {
+impl Default for RunOptions {
+    /// [`DEFAULT_MAX_CELLS`], [`DEFAULT_MEMORY_MIB`], no drawing, no picture.
     fn default() -> Self {
-        Options {
+        RunOptions {
             max_cells: DEFAULT_MAX_CELLS,
             memory_mib: DEFAULT_MEMORY_MIB,
             show: false,
+            svg: None,
         }
     }
-}
-
-/// The answer for one maze under the spec's four keys, or `None` when it is impossible.
-///
-/// For many mazes, keep one [`Solver`] and call [`Solver::solve`]: it reuses its buffers.
-pub fn solve(maze: &Maze) -> Option<Solution> {
-    Solver::new().solve(maze)
 }
 
 /// Every maze of `text` (up to `0 0` or the end), for tests and tools.
@@ -85,15 +109,26 @@ pub fn parse_all(text: &str, max_cells: u64) -> Result<Vec<Maze>, ParseError> {
 
 /// Reads mazes from `input` until `0 0` or the end, writing for the k-th one `Maze #k`, the
 /// move string or `Impossible.`, (with `--show`, the drawings) and an empty line; output is
-/// flushed after every maze.
+/// flushed after every maze. With [`RunOptions::svg`], each maze's picture is saved after
+/// its answer is written.
+///
+/// # Examples
+/// ```
+/// let mut out = Vec::new();
+/// let input = "1 4\nSB.T\n0 0\n";
+/// sokoban_path::run(input.as_bytes(), &mut out, &sokoban_path::RunOptions::default())?;
+/// assert_eq!(out, b"Maze #1\nEE\n\n");
+/// # Ok::<(), sokoban_path::RunError>(())
+/// ```
 ///
 /// # Errors
 /// [`RunError::Input`] for the first malformed maze (the answers before it are already
-/// written and flushed), [`RunError::Output`] when writing fails.
+/// written and flushed), [`RunError::Output`] when writing fails, [`RunError::Picture`]
+/// when a picture file cannot be written.
 pub fn run(
     input: impl BufRead,
     output: &mut impl Write,
-    options: &Options,
+    options: &RunOptions,
 ) -> Result<(), RunError> {
     let mut reader = CaseReader::new(input);
     let mut solver = Solver::new();
@@ -105,7 +140,8 @@ pub fn run(
     while let Some(maze) = read_maze_within(&mut reader, limits)? {
         number += 1;
         writeln!(output, "Maze #{number}")?;
-        match solver.solve(&maze) {
+        let solution = solver.solve(&maze);
+        match &solution {
             Some(solution) => {
                 writeln!(output, "{}", solution.moves)?;
                 if options.show {
@@ -116,6 +152,11 @@ pub fn run(
         }
         writeln!(output)?;
         output.flush()?;
+        if let Some(path) = &options.svg {
+            grid_core::svg::write_file(&grid_core::svg::case_path(path, number), |file| {
+                svg::write_svg(file, &maze, solution.as_ref().map(Solution::moves))
+            })?;
+        }
     }
     Ok(())
 }
@@ -130,7 +171,7 @@ mod tests {
         let result = run(
             "1 3\nSBT\n1 3\nS.T\n".as_bytes(),
             &mut out,
-            &Options::default(),
+            &RunOptions::default(),
         );
         assert_eq!(String::from_utf8(out).unwrap(), "Maze #1\nE\n\n");
         assert_eq!(
@@ -142,9 +183,9 @@ mod tests {
     #[test]
     fn show_draws_every_push() {
         let mut out = Vec::new();
-        let options = Options {
+        let options = RunOptions {
             show: true,
-            ..Options::default()
+            ..RunOptions::default()
         };
         run("1 4\nSB.T\n0 0\n".as_bytes(), &mut out, &options).unwrap();
         assert_eq!(

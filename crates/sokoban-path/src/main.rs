@@ -1,33 +1,44 @@
 //! `sokoban-path`: reads mazes on standard input, writes their answers on standard output.
 
 use std::io::{self, BufWriter};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
 
 /// Pushing Boxes: fewest pushes, then fewest walks, one exact answer per maze.
+///
+/// Input: UVa 589 "Pushing Boxes" mazes on standard input (docs/sokoban-path.md).
+///
+/// Bad input is reported as `error: line L, column C: ...` with status 1 (docs/errors.md).
 #[derive(Debug, Parser)]
-#[command(version, about)]
+#[command(version)]
 struct Cli {
     /// Draw the maze after every push, below the move string.
     #[arg(long)]
     show: bool,
+    /// Save each answer as an animated SVG picture: the first maze's in FILE, the k-th's
+    /// in FILE with -k before its extension (out.svg, out-2.svg, out-3.svg, ...). An
+    /// impossible maze gets the level with the person and the box at their starts.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
     /// Refuse a maze with more than this many cells (rows x columns).
     #[arg(long, default_value_t = sokoban_path::DEFAULT_MAX_CELLS)]
     max_cells: u64,
     /// Refuse a maze whose search would need more than this many MiB.
-    #[arg(long, default_value_t = grid_core::limits::DEFAULT_MEMORY_MIB)]
+    #[arg(long, default_value_t = sokoban_path::DEFAULT_MEMORY_MIB)]
     memory_mib: u64,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let options = sokoban_path::Options {
+    let options = sokoban_path::RunOptions {
         max_cells: cli.max_cells,
         memory_mib: cli.memory_mib,
         show: cli.show,
+        svg: cli.svg,
     };
-    grid_core::exit_code(sokoban_path::run(
+    sokoban_path::exit_code(sokoban_path::run(
         io::stdin().lock(),
         &mut BufWriter::new(io::stdout().lock()),
         &options,

@@ -10,14 +10,12 @@
 use std::io::BufRead;
 
 use grid_core::limits::{Limits, SizeFields, grid_size};
-use grid_core::{CaseReader, CellId, ErrorKind, Grid, ParseError, RowEnd};
+use grid_core::{CaseReader, ErrorKind, Grid, ParseError, RowEnd};
+
+use crate::problem::Maze;
 
 /// The largest number of rows or columns accepted, whatever the cell budget.
 pub const MAX_SIDE: u64 = grid_core::limits::MAX_SIDE;
-
-/// The default cell budget (rows x columns) of one maze: at [`BYTES_PER_CELL`], one maze
-/// stays under about 200 MiB.
-pub const DEFAULT_MAX_CELLS: u64 = 1 << 20;
 
 /// The memory a maze's search needs per cell (walls included, since only the header is
 /// known when it is checked): the maze read, the cell numbering, the blocks, and the four
@@ -33,19 +31,6 @@ const SIZE: SizeFields<'static> = SizeFields {
     cols: 1,
     cols_name: "the number of columns",
 };
-
-/// One parsed maze: its floor cells and where the person, the box and the target start.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Maze {
-    /// The floor cells (`.`, `S`, `B`, `T`); walls and the outside are not cells.
-    pub grid: Grid,
-    /// Where the person starts (`S`).
-    pub person: CellId,
-    /// Where the box starts (`B`).
-    pub box_start: CellId,
-    /// The target (`T`).
-    pub target: CellId,
-}
 
 /// Reads the next maze, or `Ok(None)` at the terminator line `0 0` or at end of input.
 ///
@@ -116,6 +101,8 @@ pub fn read_maze_within<R: BufRead>(
 mod tests {
     use super::*;
 
+    use grid_core::limits::DEFAULT_MAX_CELLS;
+
     fn first(text: &str) -> Result<Option<Maze>, ParseError> {
         read_maze(&mut CaseReader::new(text.as_bytes()), DEFAULT_MAX_CELLS)
     }
@@ -153,7 +140,7 @@ mod tests {
         assert_eq!(
             e("4000 4000\n"),
             "line 1, column 1: the number of cells (4000 rows x 4000 columns) is 16000000, \
-             above the limit of 1048576; raise it with --max-cells"
+             above the limit of 4194304; raise it with --max-cells"
         );
     }
 }

@@ -12,7 +12,7 @@ use std::io::{self, Write};
 
 use grid_core::{CellId, Dir};
 
-use crate::parse::Maze;
+use crate::problem::Maze;
 
 /// Writes one frame: `#` wall, `.` floor, `T` target, `B` box, `S` person, `*` box on the
 /// target, `+` person on the target.
@@ -44,7 +44,7 @@ pub fn draw(maze: &Maze, person: CellId, cell: CellId, out: &mut impl Write) -> 
 /// Writes the start and then one frame after every push of `moves`, each under a title line
 /// `push K of P: X after W walks`.
 ///
-/// `moves` must be a valid answer for `maze` (as [`crate::verify`] checks); letters that are
+/// `moves` must be a valid answer for `maze` (as [`crate::verify()`] checks); letters that are
 /// not moves, or moves that are not legal, end the drawing early.
 ///
 /// # Errors

@@ -10,7 +10,7 @@
 
 use grid_core::Dir;
 
-use crate::parse::Maze;
+use crate::problem::Maze;
 
 /// How many moves of each kind a valid move string makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,28 +11,30 @@
 //! whenever the counts tie.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::BinaryHeap;
 
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Dir};
-use sokoban_path::{Maze, generate, parse_all, solve, verify};
+use sokoban_path::{Maze, Options, Solution, generate, parse_all, verify};
 
-/// The four keys of a move string, comparable: (pushes, walks, push ranks, walk ranks).
-fn key(moves: &str) -> (usize, usize, Vec<usize>, Vec<usize>) {
-    let pushes: Vec<usize> = moves.chars().filter_map(|c| "NSWE".find(c)).collect();
-    let walks: Vec<usize> = moves.chars().filter_map(|c| "nswe".find(c)).collect();
-    (pushes.len(), walks.len(), pushes, walks)
+#[path = "support/queue_order.rs"]
+mod queue_order;
+use queue_order::{acwing, box_revisits, key, queue_order};
+
+/// The library's front door, with the default memory budget (never reached here).
+fn solve(maze: &Maze) -> Option<Solution> {
+    sokoban_path::solve(maze, &Options::default()).unwrap()
 }
 
 /// Exhaustive: the key-minimal solution over the (person, box) graph, or `None`.
 fn reference(maze: &Maze) -> Option<String> {
-    let grid = &maze.grid;
+    let grid = &maze.grid();
     let n = grid.cell_count();
     let id = |person: CellId, cell: CellId| person.index() * n + cell.index();
     // Every move of the rules: (letter, next state).
     let moves_from = |s: usize| -> Vec<(char, usize)> {
         let (person, cell) = (CellId::new(s / n), CellId::new(s % n));
-        if cell == maze.target {
+        if cell == maze.target() {
             return Vec::new(); // solved: nothing more happens
         }
         let mut out = Vec::new();
@@ -51,7 +53,7 @@ fn reference(maze: &Maze) -> Option<String> {
         out
     };
     // All reachable states and the reversed edges.
-    let start = id(maze.person, maze.box_start);
+    let start = id(maze.person(), maze.box_start());
     let mut seen = vec![false; n * n];
     let mut order = vec![start];
     seen[start] = true;
@@ -72,7 +74,7 @@ fn reference(maze: &Maze) -> Option<String> {
     let mut cost = vec![(u32::MAX, u32::MAX); n * n];
     let mut heap = BinaryHeap::new();
     for &s in &order {
-        if s % n == maze.target.index() {
+        if s % n == maze.target().index() {
             cost[s] = (0, 0);
             heap.push(Reverse(((0u32, 0u32), s)));
         }
@@ -105,7 +107,7 @@ fn reference(maze: &Maze) -> Option<String> {
     by_cost.sort_by_key(|&s| cost[s]);
     let mut best: Vec<Option<String>> = vec![None; n * n];
     for s in by_cost {
-        if s % n == maze.target.index() {
+        if s % n == maze.target().index() {
             best[s] = Some(String::new());
             continue;
         }
@@ -127,113 +129,6 @@ fn reference(maze: &Maze) -> Option<String> {
         best[s] = chosen;
     }
     best[start].clone()
-}
-
-/// A simulation of the tie-break of the widely copied AcWing 174 solution (the C++ baseline):
-/// breadth-first over (box, last push) in queue order, pushes tried N, S, W, E, each state
-/// keeping the first way in unless a later one has strictly fewer walks, each walk the path
-/// of a breadth-first tree grown from the person (not the smallest walk), and the first
-/// target state in queue order among those with the fewest (pushes, walks).
-fn acwing(maze: &Maze) -> Option<String> {
-    queue_order(maze, true)
-}
-
-/// [`acwing`], or with `replace` false the bug of the spec's second pitfall: every state
-/// keeps its first way in even when a later one has fewer walks.
-fn queue_order(maze: &Maze, replace: bool) -> Option<String> {
-    let grid = &maze.grid;
-    let n = grid.cell_count();
-    // The walk: BFS from `from`, first discovery wins, neighbours in N, S, W, E order.
-    let walk = |from: CellId, to: CellId, cell: CellId| -> Option<Vec<Dir>> {
-        let mut parent: Vec<Option<Dir>> = vec![None; n];
-        let mut seen = vec![false; n];
-        seen[from.index()] = true;
-        seen[cell.index()] = true;
-        let mut queue = VecDeque::from([from]);
-        while let Some(c) = queue.pop_front() {
-            if c == to {
-                let mut path = Vec::new();
-                let mut at = c;
-                while let Some(d) = parent[at.index()] {
-                    path.push(d);
-                    at = grid.neighbour(at, d.opposite()).unwrap();
-                }
-                path.reverse();
-                return Some(path);
-            }
-            for dir in Dir::ALL {
-                if let Some(next) = grid.neighbour(c, dir).filter(|x| !seen[x.index()]) {
-                    seen[next.index()] = true;
-                    parent[next.index()] = Some(dir);
-                    queue.push_back(next);
-                }
-            }
-        }
-        None
-    };
-    // Per (box cell, last push): (pushes, walks), the walk and push into it, predecessor.
-    type Entry = ((usize, usize), Vec<Dir>, Dir, Option<usize>);
-    let mut states: Vec<Option<Entry>> = vec![None; n * 4];
-    let mut queue = VecDeque::new();
-    for dir in Dir::ALL {
-        let (Some(at), Some(to)) = (
-            grid.neighbour(maze.box_start, dir.opposite()),
-            grid.neighbour(maze.box_start, dir),
-        ) else {
-            continue;
-        };
-        if let Some(path) = walk(maze.person, at, maze.box_start) {
-            let s = to.index() * 4 + dir.index();
-            states[s] = Some(((1, path.len()), path, dir, None));
-            queue.push_back(s);
-        }
-    }
-    let mut end: Option<(usize, (usize, usize))> = None;
-    while let Some(s) = queue.pop_front() {
-        let (cell, last) = (CellId::new(s / 4), Dir::ALL[s % 4]);
-        let dist = states[s].as_ref().unwrap().0;
-        if cell == maze.target && end.is_none_or(|(_, d)| dist < d) {
-            end = Some((s, dist));
-        }
-        let person = grid.neighbour(cell, last.opposite()).unwrap();
-        for dir in Dir::ALL {
-            let (Some(at), Some(to)) = (
-                grid.neighbour(cell, dir.opposite()),
-                grid.neighbour(cell, dir),
-            ) else {
-                continue;
-            };
-            let Some(path) = walk(person, at, cell) else {
-                continue;
-            };
-            let next = (dist.0 + 1, dist.1 + path.len());
-            let t = to.index() * 4 + dir.index();
-            match &states[t] {
-                None => {
-                    states[t] = Some((next, path, dir, Some(s)));
-                    queue.push_back(t);
-                }
-                Some((d, ..)) if replace && *d > next => {
-                    states[t] = Some((next, path, dir, Some(s)))
-                }
-                Some(_) => {}
-            }
-        }
-    }
-    let (mut s, _) = end?;
-    let mut pieces = Vec::new();
-    loop {
-        let (_, path, dir, pre) = states[s].as_ref().unwrap();
-        let mut piece: String = path.iter().map(|d| d.walk_letter()).collect();
-        piece.push(dir.push_letter());
-        pieces.push(piece);
-        match pre {
-            Some(p) => s = *p,
-            None => break,
-        }
-    }
-    pieces.reverse();
-    Some(pieces.concat())
 }
 
 fn maze(text: &str) -> Maze {
@@ -266,15 +161,15 @@ fn solver_equals_reference_on_random_small_mazes() {
         let expected = reference(&m);
         let got = solve(&m);
         assert_eq!(
-            got.as_ref().map(|s| s.moves.as_str()),
+            got.as_ref().map(|s| s.moves()),
             expected.as_deref(),
             "maze:\n{text}"
         );
         if let Some(s) = got {
-            let counts = verify(&m, &s.moves).unwrap();
+            let counts = verify(&m, s.moves()).unwrap();
             assert_eq!(
                 (counts.pushes, counts.walks as u64),
-                (s.pushes, s.walks),
+                (s.pushes(), s.walks()),
                 "maze:\n{text}"
             );
             solved += 1;
@@ -296,12 +191,12 @@ fn solver_equals_reference_on_medium_open_rooms() {
         let m = maze(&text);
         let got = solve(&m);
         assert_eq!(
-            got.as_ref().map(|s| s.moves.clone()),
+            got.as_ref().map(|s| s.moves().to_owned()),
             reference(&m),
             "maze:\n{text}"
         );
         if let Some(s) = got {
-            verify(&m, &s.moves).unwrap();
+            verify(&m, s.moves()).unwrap();
         }
     }
 }
@@ -335,11 +230,11 @@ fn acwing_simulation_matches_the_baseline_on_the_sample() {
 /// (`wsswwwnEEseNwnEEneS`); the queue-order solution prints `EESEEN`
 /// (`wsswwwnEEneSwsEEseN`): its state after `EES` entered the queue before the one after
 /// `EEN` with the same counts, and it keeps the first target state found. The C++ baseline
-/// prints exactly the simulated string. Found by `find_acwing_difference` below (round 6935).
+/// prints exactly the simulated string. Found by `cargo xtask find-cases acwing` (round 6935).
 #[test]
 fn queue_order_differs_from_key_3() {
     let m = maze(ACWING_CASE);
-    let ours = solve(&m).unwrap().moves;
+    let ours = solve(&m).unwrap().moves().to_owned();
     let theirs = acwing(&m).unwrap();
     assert_eq!(Some(ours.clone()), reference(&m));
     assert_eq!(ours, "wsswwwnEEseNwnEEneS");
@@ -354,30 +249,6 @@ fn queue_order_differs_from_key_3() {
 }
 
 const ACWING_CASE: &str = "6 6\n#..#..\n##..S.\n.B..#T\n......\n..#...\n...#..\n";
-
-/// Searches random mazes for one where the AcWing tie-break breaks key 3; run with
-/// `cargo test -p sokoban-path --test reference -- --ignored --nocapture`.
-#[test]
-#[ignore = "a search, run by hand to find the case of queue_order_differs_from_key_3"]
-fn find_acwing_difference() {
-    let mut rng = SplitMix64::new(1997);
-    for round in 0..200_000 {
-        let (rows, cols) = (rng.between(2, 7), rng.between(2, 7));
-        let text = generate::random_maze(&mut rng, rows, cols, [0, 5, 10, 20][round % 4]);
-        let m = maze(&text);
-        let (Some(ours), Some(theirs)) = (solve(&m), acwing(&m)) else {
-            continue;
-        };
-        if key(&ours.moves).2 != key(&theirs).2 {
-            println!(
-                "round {round}\n{text}ours   {}\ntheirs {theirs}",
-                ours.moves
-            );
-            return;
-        }
-    }
-    panic!("no difference found");
-}
 
 #[test]
 fn acwing_simulation_agrees_on_counts() {
@@ -397,61 +268,14 @@ fn acwing_simulation_agrees_on_counts() {
     }
 }
 
-/// Whether the box stands on some cell twice during `moves`.
-fn box_revisits(m: &Maze, moves: &str) -> bool {
-    let mut cell = m.box_start;
-    let mut seen = vec![cell];
-    for c in moves.chars().filter(char::is_ascii_uppercase) {
-        let (dir, _) = Dir::from_letter(c).unwrap();
-        cell = m.grid.neighbour(cell, dir).unwrap();
-        if seen.contains(&cell) {
-            return true;
-        }
-        seen.push(cell);
-    }
-    false
-}
-
-/// Searches small mazes for the pitfall cases of testdata; run by hand with `--ignored`.
-#[test]
-#[ignore = "a search, run by hand to find pitfall cases for testdata"]
-fn find_pitfall_cases() {
-    let mut rng = SplitMix64::new(1475);
-    let (mut revisit, mut first_way) = (false, false);
-    for round in 0..100_000 {
-        let (rows, cols) = (rng.between(2, 6), rng.between(2, 6));
-        let text = generate::random_maze(&mut rng, rows, cols, [10, 20, 30][round % 3]);
-        let m = maze(&text);
-        let Some(ours) = solve(&m) else { continue };
-        if !revisit && box_revisits(&m, &ours.moves) && ours.pushes < 12 {
-            println!("revisit, round {round}\n{text}{}", ours.moves);
-            revisit = true;
-        }
-        if !first_way {
-            if let Some(bad) = queue_order(&m, false) {
-                if key(&bad).1 > key(&ours.moves).1 {
-                    println!(
-                        "first way keeps more walks, round {round}\n{text}{} vs {bad}",
-                        ours.moves
-                    );
-                    first_way = true;
-                }
-            }
-        }
-        if revisit && first_way {
-            return;
-        }
-    }
-}
-
 #[test]
 fn pitfall_cases_are_pitfalls() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/sokoban-path/");
     let read = |name: &str| maze(&std::fs::read_to_string(format!("{dir}{name}")).unwrap());
     let m = read("pitfall-box-revisits-a-cell.in");
-    assert!(box_revisits(&m, &solve(&m).unwrap().moves));
+    assert!(box_revisits(&m, solve(&m).unwrap().moves()));
     let m = read("pitfall-later-way-fewer-walks.in");
-    let good = solve(&m).unwrap().moves;
+    let good = solve(&m).unwrap().moves().to_owned();
     let first_kept = queue_order(&m, false).unwrap();
     assert!(key(&first_kept).1 > key(&good).1, "{first_kept} vs {good}");
 }
@@ -460,7 +284,7 @@ fn pitfall_cases_are_pitfalls() {
 /// come from full breadth-first searches: no blocks, no push distances, no pruning. Checks
 /// the counts on levels too large for the exhaustive reference.
 fn plain_counts(m: &Maze) -> Option<(usize, u64)> {
-    let grid = &m.grid;
+    let grid = &m.grid();
     let n = grid.cell_count();
     let mut best = vec![(u64::MAX, u64::MAX); n * 4];
     let mut heap = BinaryHeap::new();
@@ -479,14 +303,14 @@ fn plain_counts(m: &Maze) -> Option<(usize, u64)> {
             }
         }
     };
-    push_from(m.box_start, m.person, (0, 0), &mut heap);
+    push_from(m.box_start(), m.person(), (0, 0), &mut heap);
     while let Some(Reverse((dist, s))) = heap.pop() {
         if dist >= best[s] {
             continue;
         }
         best[s] = dist;
         let (cell, side) = (CellId::new(s / 4), Dir::ALL[s % 4]);
-        if cell == m.target {
+        if cell == m.target() {
             return Some((dist.0 as usize, dist.1));
         }
         push_from(cell, grid.neighbour(cell, side).unwrap(), dist, &mut heap);
@@ -516,11 +340,14 @@ fn counts_equal_a_plain_dijkstra_on_larger_levels() {
         let m = maze(&text);
         let got = solve(&m);
         if let Some(s) = &got {
-            let counts = verify(&m, &s.moves).unwrap();
-            assert_eq!((counts.pushes, counts.walks as u64), (s.pushes, s.walks));
+            let counts = verify(&m, s.moves()).unwrap();
+            assert_eq!(
+                (counts.pushes, counts.walks as u64),
+                (s.pushes(), s.walks())
+            );
         }
         assert_eq!(
-            got.map(|s| (s.pushes, s.walks)),
+            got.map(|s| (s.pushes(), s.walks())),
             plain_counts(&m),
             "maze:\n{text}"
         );

@@ -407,7 +407,7 @@ mod tests {
         for round in 0..600 {
             let (height, width) = (rng.between(1, 9), rng.between(1, 9));
             let wall_percent = [15, 30, 45][round % 3];
-            let grid = Grid::random(&mut rng, height, width, wall_percent);
+            let grid = test_support::random_grid(&mut rng, height, width, wall_percent);
             let blocks = Blocks::new(&grid);
             let mut walks = SideWalks::new(&grid, &blocks);
             let fresh = walks.clone();

@@ -11,7 +11,7 @@
 
 use grid_core::rng::SplitMix64;
 
-use crate::parse::Puzzle;
+use crate::problem::Puzzle;
 use crate::search::Solver;
 
 /// A board under construction: `true` is floor.
@@ -106,7 +106,7 @@ pub fn small(seed: u64) -> String {
 
 /// True when the case in `text` has a solution.
 fn solvable(text: &str) -> bool {
-    Puzzle::from_text(text)
+    text.parse::<Puzzle>()
         .ok()
         .is_some_and(|p| Solver::new(&p).fewest_steps().is_some())
 }
@@ -236,18 +236,74 @@ pub fn unsolvable(seed: u64, height: usize, width: usize, wall_percent: u32) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use grid_core::Dir;
+
+    /// Whether the box can reach the target, by a plain breadth-first search over every
+    /// (player, box) position: independent of the solver and of the generators' filter.
+    fn box_reaches_target(puzzle: &Puzzle) -> bool {
+        let grid = puzzle.grid();
+        let n = grid.cell_count();
+        let mut seen = vec![false; n * n];
+        let start = (puzzle.player(), puzzle.box_cell());
+        seen[start.0.index() * n + start.1.index()] = true;
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some((player, box_at)) = queue.pop_front() {
+            if box_at == puzzle.target() {
+                return true;
+            }
+            for (dir, to) in grid.neighbours(player) {
+                let next = if to == box_at {
+                    match grid.neighbour(box_at, dir) {
+                        Some(beyond) => (to, beyond),
+                        None => continue,
+                    }
+                } else {
+                    (to, box_at)
+                };
+                let index = next.0.index() * n + next.1.index();
+                if !seen[index] {
+                    seen[index] = true;
+                    queue.push_back(next);
+                }
+            }
+        }
+        false
+    }
 
     #[test]
-    fn generated_cases_parse_and_behave() {
+    fn generated_cases_keep_their_promises() {
         for seed in 0..200 {
-            assert!(Puzzle::from_text(&small(seed)).is_ok(), "seed {seed}");
+            assert!(small(seed).parse::<Puzzle>().is_ok(), "seed {seed}");
         }
-        let room = room(1, 24, 24, 12);
-        assert!(solvable(&room));
-        let ladder = ladder(1, 25, 30);
-        assert!(solvable(&ladder));
-        let stuck = unsolvable(1, 20, 20, 12);
-        assert!(Puzzle::from_text(&stuck).is_ok());
-        assert!(!solvable(&stuck));
+        // The room: box in the top-left quarter, target in the bottom-right one.
+        let room = room(1, 24, 24, 12).parse::<Puzzle>().unwrap();
+        let (box_row, box_col) = room.grid().position(room.box_cell());
+        let (target_row, target_col) = room.grid().position(room.target());
+        assert!(box_row <= 6 && box_col <= 6, "box at {box_row},{box_col}");
+        assert!(target_row >= 17 && target_col >= 17);
+        // The ladder: 1-wide rails every third row; every other floor cell is a rung
+        // (floor above and below it).
+        let ladder = ladder(1, 25, 30).parse::<Puzzle>().unwrap();
+        let grid = ladder.grid();
+        for cell in grid.cells() {
+            let (row, _) = grid.position(cell);
+            let vertical = [Dir::North, Dir::South]
+                .iter()
+                .all(|&d| grid.neighbour(cell, d).is_some());
+            assert!(
+                row % 3 == 1 || vertical,
+                "{:?} is neither rail nor rung",
+                grid.position(cell)
+            );
+        }
+        for seed in 0..3 {
+            let stuck = unsolvable(seed, 20, 20, 12).parse::<Puzzle>().unwrap();
+            assert!(
+                !box_reaches_target(&stuck),
+                "seed {seed}:\n{}",
+                stuck.to_text()
+            );
+        }
+        assert!(box_reaches_target(&room), "the check itself can say yes");
     }
 }

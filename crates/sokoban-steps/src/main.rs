@@ -2,14 +2,19 @@
 //! fewest player steps that bring the box to the target, or `-1`.
 
 use std::io::{self, BufWriter};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use sokoban_steps::{DEFAULT_MAX_CELLS, Options};
+use sokoban_steps::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB, RunOptions};
 
 /// Fewest player steps (walks and pushes) to bring the one box onto the target.
+///
+/// Input: one single-box Sokoban board (`. # X * @`) on standard input (docs/sokoban-steps.md).
+///
+/// Bad input is reported as `error: line L, column C: ...` with status 1 (docs/errors.md).
 #[derive(Debug, Parser)]
-#[command(version, about)]
+#[command(version)]
 struct Cli {
     /// Also print one optimal step sequence (nswe walks, NSWE pushes), the smallest by
     /// N < S < W < E.
@@ -18,23 +23,29 @@ struct Cli {
     /// Also print the start board and the board after every push.
     #[arg(long)]
     show: bool,
+    /// Save the answer as an animated SVG picture in FILE (the player and the box moving
+    /// step by step, pushes in red). An unsolvable board gets the level with the player
+    /// and the box at their starts.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
     /// Refuse boards of more than this many cells (N x M).
     #[arg(long, default_value_t = DEFAULT_MAX_CELLS)]
-    max_cells: usize,
+    max_cells: u64,
     /// Refuse a board whose search would need more than this many MiB.
-    #[arg(long, default_value_t = grid_core::limits::DEFAULT_MEMORY_MIB)]
+    #[arg(long, default_value_t = DEFAULT_MEMORY_MIB)]
     memory_mib: u64,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let options = Options {
+    let options = RunOptions {
         path: cli.path,
         show: cli.show,
+        svg: cli.svg,
         max_cells: cli.max_cells,
         memory_mib: cli.memory_mib,
     };
-    grid_core::exit_code(sokoban_steps::run(
+    sokoban_steps::exit_code(sokoban_steps::run(
         io::stdin().lock(),
         &mut BufWriter::new(io::stdout().lock()),
         &options,

@@ -11,14 +11,12 @@
 use std::io::BufRead;
 
 use grid_core::limits::{Limits, SizeFields, grid_size};
-use grid_core::{CaseReader, CellId, ErrorKind, Grid, ParseError, RowEnd, describe_byte};
+use grid_core::{CaseReader, ErrorKind, Grid, ParseError, RowEnd, describe_char_at};
+
+use crate::problem::Puzzle;
 
 /// The largest number of rows or columns accepted, whatever the cell budget.
 pub const MAX_SIDE: u64 = grid_core::limits::MAX_SIDE;
-
-/// The default cell budget (N x M): 2048 x 2048 cells keep every table of the search
-/// under 640 MiB (see [`BYTES_PER_CELL`]).
-pub const DEFAULT_MAX_CELLS: usize = 1 << 22;
 
 /// The memory a case's search needs per cell (walls included, since only the header is
 /// known when it is checked): the board read, the cell numbering, the blocks, the cached
@@ -35,84 +33,6 @@ const SIZE: SizeFields<'static> = SizeFields {
     cols_name: "the number of columns M",
 };
 
-/// One single-box Sokoban case: the board and where the player, the box and the target
-/// start.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Puzzle {
-    grid: Grid,
-    player: CellId,
-    box_cell: CellId,
-    target: CellId,
-}
-
-impl Puzzle {
-    /// A puzzle on `grid` (its cells are the floor), with the player, box and target on the
-    /// given cells.
-    ///
-    /// # Panics
-    /// When two of the three cells coincide (the format never allows it).
-    pub fn new(grid: Grid, player: CellId, box_cell: CellId, target: CellId) -> Self {
-        assert!(
-            player != box_cell && player != target && box_cell != target,
-            "player, box and target must stand on three different cells"
-        );
-        Puzzle {
-            grid,
-            player,
-            box_cell,
-            target,
-        }
-    }
-
-    /// The floor cells and how they connect (walls and the outside are not cells).
-    pub fn grid(&self) -> &Grid {
-        &self.grid
-    }
-
-    /// The player's start.
-    pub fn player(&self) -> CellId {
-        self.player
-    }
-
-    /// The box's start.
-    pub fn box_cell(&self) -> CellId {
-        self.box_cell
-    }
-
-    /// The target.
-    pub fn target(&self) -> CellId {
-        self.target
-    }
-
-    /// Parses one case from `text` (convenience for tests and generators), with the
-    /// default cell budget.
-    ///
-    /// # Errors
-    /// As [`read_puzzle`].
-    pub fn from_text(text: &str) -> Result<Self, ParseError> {
-        read_puzzle(text.as_bytes(), DEFAULT_MAX_CELLS)
-    }
-
-    /// The case in the input format (`N M`, then the rows), ending with a newline.
-    pub fn to_text(&self) -> String {
-        let (height, width) = (self.grid.height(), self.grid.width());
-        let mut text = format!("{height} {width}\n");
-        for row in 0..height {
-            for col in 0..width {
-                text.push(match self.grid.cell(row, col) {
-                    None => '#',
-                    Some(c) if c == self.player => 'X',
-                    Some(c) if c == self.box_cell => '*',
-                    Some(c) if c == self.target => '@',
-                    Some(_) => '.',
-                });
-            }
-            text.push('\n');
-        }
-        text
-    }
-}
-
 /// Reads the one case of `input`, refusing a header above `max_cells` cells (N x M) before
 /// reading any row.
 ///
@@ -127,8 +47,8 @@ impl Puzzle {
 ///
 /// # Complexity
 /// O(N x M + length of the input).
-pub fn read_puzzle(input: impl BufRead, max_cells: usize) -> Result<Puzzle, ParseError> {
-    read_puzzle_within(input, Limits::cells_only(max_cells as u64))
+pub fn read_puzzle(input: impl BufRead, max_cells: u64) -> Result<Puzzle, ParseError> {
+    read_puzzle_within(input, Limits::cells_only(max_cells))
 }
 
 /// Reads the one case of `input` as [`read_puzzle`] does, also refusing from the header
@@ -187,7 +107,14 @@ pub fn read_case(input: &mut impl BufRead, limits: Limits) -> Result<(Puzzle, us
             .ok_or_else(|| chars.unexpected(row, col, "a floor cell"))
     };
     let (player, box_cell, target) = (cell(player)?, cell(box_cell)?, cell(target)?);
-    Ok((Puzzle::new(grid, player, box_cell, target), lines_read))
+    // The three markers are three different characters, so three different cells.
+    let puzzle = Puzzle {
+        grid,
+        player,
+        box_cell,
+        target,
+    };
+    Ok((puzzle, lines_read))
 }
 
 /// Checks that only whitespace is left in `input`, `lines_read` lines having been read.
@@ -207,7 +134,7 @@ pub fn expect_end(mut input: impl BufRead, lines_read: usize) -> Result<(), Pars
         if chunk.is_empty() {
             return Ok(());
         }
-        for &byte in chunk {
+        for (i, &byte) in chunk.iter().enumerate() {
             match byte {
                 b'\n' => {
                     line += 1;
@@ -220,7 +147,7 @@ pub fn expect_end(mut input: impl BufRead, lines_read: usize) -> Result<(), Pars
                         column,
                         ErrorKind::Unexpected {
                             expected: "end of input (the format holds one case)".to_owned(),
-                            found: describe_byte(byte),
+                            found: describe_char_at(&chunk[i..]),
                         },
                     ));
                 }

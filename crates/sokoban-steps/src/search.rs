@@ -33,7 +33,7 @@ use grid_core::blocks::Blocks;
 use grid_core::{CellId, Dir};
 
 use crate::bound::{UNREACHED, state, steps_to_target_at_least, unpack};
-use crate::parse::Puzzle;
+use crate::problem::Puzzle;
 use crate::walk::SideWalks;
 
 /// What the searches of one puzzle share: the blocks of its floor, the cached walks around

@@ -9,8 +9,8 @@
 
 use std::io::{self, Write};
 
-use crate::parse::Puzzle;
 use crate::path::Path;
+use crate::problem::Puzzle;
 use crate::verify::Position;
 
 /// Writes the board of `puzzle` with the player and the box at `at`: `#` wall, `.` floor,

@@ -10,8 +10,8 @@
 
 use grid_core::{CellId, Dir};
 
-use crate::parse::Puzzle;
 use crate::path::Move;
+use crate::problem::Puzzle;
 
 /// Where the player and the box stand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -154,7 +154,7 @@ mod tests {
 
     #[test]
     fn judges_sequences() {
-        let p = Puzzle::from_text("2 4\nX*.@\n....\n").unwrap();
+        let p = "2 4\nX*.@\n....\n".parse::<Puzzle>().unwrap();
         assert_eq!(replay(&p, "EE"), Ok(2));
         assert_eq!(replay(&p, "E"), Err(ReplayError::NotHome));
         assert_eq!(replay(&p, "EEe"), Err(ReplayError::AfterTheEnd { step: 2 }));
@@ -173,7 +173,7 @@ mod tests {
                 letter: 'x'
             })
         );
-        let p = Puzzle::from_text("1 3\n@X*\n").unwrap();
+        let p = "1 3\n@X*\n".parse::<Puzzle>().unwrap();
         assert_eq!(replay(&p, "E"), Err(ReplayError::BoxBlocked { step: 0 }));
     }
 }

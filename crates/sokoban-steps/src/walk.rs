@@ -491,7 +491,7 @@ mod tests {
         for round in 0..600 {
             let (height, width) = (rng.between(1, 10), rng.between(1, 10));
             let wall_percent = [10, 30, 50][round % 3];
-            let grid = Grid::random(&mut rng, height, width, wall_percent);
+            let grid = test_support::random_grid(&mut rng, height, width, wall_percent);
             let blocks = Blocks::new(&grid);
             let mut walks = SideWalks::new(&grid, &blocks);
             for cell in grid.cells() {

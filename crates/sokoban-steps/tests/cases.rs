@@ -4,7 +4,7 @@
 //! (flags, exit status, stdout, stderr) and its known answer asserted where a `.out`
 //! holds one. `cargo xtask verify` runs these two tests in compare-only mode.
 
-use grid_core::harness::checked_case;
+use test_support::harness::checked_case;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_sokoban-steps");
 

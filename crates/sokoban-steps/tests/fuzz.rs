@@ -7,24 +7,25 @@
 use std::path::Path;
 
 use grid_core::RunError;
-use grid_core::harness::{
-    ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
-};
-use grid_core::mutate::{answered_rounds, mutate};
 use grid_core::rng::SplitMix64;
 use sokoban_steps::verify::replay;
-use sokoban_steps::{Options, read_puzzle};
+use sokoban_steps::{RunOptions, read_puzzle};
+use test_support::harness::{
+    ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
+    run_with_full_stderr,
+};
+use test_support::mutate::{answered_rounds, mutate};
 
 /// The bytes of the format's cells, for plausible insertions.
 const ALPHABET: &[u8] = b"..#X*@";
 
 /// Small budgets, so that no case gets large or slow.
-const MAX_CELLS: usize = 1024;
+const MAX_CELLS: u64 = 1024;
 
 /// The corpus files of `testdata/sokoban-steps/` and `testdata/bad/sokoban-steps/` small enough to mutate.
 fn corpus() -> Vec<Vec<u8>> {
     let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    let files = grid_core::mutate::corpus(&testdata, "sokoban-steps").unwrap();
+    let files = test_support::mutate::corpus(&testdata, "sokoban-steps").unwrap();
     assert!(files.len() >= 20, "corpus too small: {}", files.len());
     files
 }
@@ -60,16 +61,37 @@ fn random_input(rng: &mut SplitMix64) -> Vec<u8> {
     bytes
 }
 
+/// Where this thread's fuzz runs save their picture (`--svg`): tests run in parallel.
+fn scratch_svg() -> std::path::PathBuf {
+    let thread = format!("{:?}", std::thread::current().id());
+    let id: String = thread.chars().filter(char::is_ascii_digit).collect();
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("fuzz-{id}.svg"));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// The picture of the first case, when the run saved one, is well-formed and keeps the
+/// writer's invariants.
+fn check_picture(path: Option<&Path>) {
+    if let Some(text) = path.and_then(|p| std::fs::read_to_string(p).ok()) {
+        let drawing = test_support::svg_reading::read(&text);
+        assert!(drawing.frames >= 1, "at least the start");
+    }
+}
+
 /// Runs `input` and checks the outcome; returns whether it was answered without error.
 fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
-    let options = Options {
+    let options = RunOptions {
         path: !rng.percent(20),
         show: rng.percent(20),
+        svg: rng.percent(10).then(scratch_svg),
         max_cells: MAX_CELLS,
         memory_mib: if rng.percent(10) { 0 } else { 4 },
     };
     let mut out = Vec::new();
-    match sokoban_steps::run(input, &mut out, &options) {
+    let outcome = sokoban_steps::run(input, &mut out, &options);
+    check_picture(options.svg.as_deref());
+    match outcome {
         Ok(()) => {
             if options.path {
                 check_answer(input, &String::from_utf8(out).unwrap());
@@ -130,7 +152,7 @@ fn random_boards_never_panic_and_every_answer_replays() {
 #[test]
 fn a_closed_stdout_ends_the_run_quietly() {
     let input = "1 3\nX*@\n";
-    let outcome = sokoban_steps::run(input.as_bytes(), &mut ClosedPipe, &Options::default());
+    let outcome = sokoban_steps::run(input.as_bytes(), &mut ClosedPipe, &RunOptions::default());
     assert_quiet_on_closed_pipe(outcome);
 }
 
@@ -146,4 +168,19 @@ fn piping_into_head_exits_quietly() {
     )
     .unwrap();
     assert_quiet_exit(&output);
+}
+
+/// `sokoban-steps < bad 2>/dev/full`: the error cannot be told, but the status still says it (1,
+/// not the 101 of a panic), and the answers before the bad case are out.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_error_still_exits_1() {
+    let output = run_with_full_stderr(
+        Path::new(env!("CARGO_BIN_EXE_sokoban-steps")),
+        &[],
+        "1 3\nX*@\n1 3\n".as_bytes(),
+    )
+    .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{:?}", output.status);
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "1\n");
 }

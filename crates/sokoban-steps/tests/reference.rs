@@ -164,7 +164,7 @@ impl Reference {
 fn check(text: &str, what: &str) -> Option<u32> {
     let reference = Reference::parse(text);
     let expected = reference.fewest_steps();
-    let puzzle = Puzzle::from_text(text).unwrap();
+    let puzzle = text.parse::<Puzzle>().unwrap();
     let mut solver = Solver::new(&puzzle);
     assert_eq!(solver.fewest_steps(), expected, "{what}: steps\n{text}");
     let path = solver.smallest_path().map(|p| p.to_string());
@@ -243,7 +243,7 @@ fn large_levels_match_certified_answers_and_paths_replay() {
         (generate::unsolvable(1, 128, 128, 12), None),
     ];
     for (text, expected) in levels {
-        let puzzle = Puzzle::from_text(&text).unwrap();
+        let puzzle = text.parse::<Puzzle>().unwrap();
         let mut solver = Solver::new(&puzzle);
         assert_eq!(solver.fewest_steps(), expected);
         let path = solver.smallest_path();

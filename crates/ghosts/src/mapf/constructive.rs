@@ -15,7 +15,6 @@
 //! the cells from which the goal is still within reach, usually far fewer); memory
 //! O(T x C) for the reservation table and the search's parent marks.
 
-use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Grid};
 
 use super::Instance;
@@ -40,7 +39,7 @@ pub fn plan_at(instance: &Instance<'_>, horizon: u32, attempts: usize) -> Option
     let options = Options::new(instance.grid);
     let mut order: Vec<usize> = (0..k).collect();
     order.sort_by_key(|&a| std::cmp::Reverse(instance.distance(a, instance.starts[a])));
-    let mut rng = SplitMix64::new(0x5EED_0F_91A4);
+    let mut rng = Noise(0x5EED_0F91_A4C3_2D17);
     let mut table = vec![FREE; (t_max + 1) * cells];
     let mut parent = vec![UNSEEN; (t_max + 1) * cells];
     let mut layer: Vec<u32> = Vec::new();
@@ -120,8 +119,8 @@ pub fn plan_at(instance: &Instance<'_>, horizon: u32, attempts: usize) -> Option
                 let stuck = order.remove(rank);
                 order.insert(0, stuck);
                 for i in 1..order.len() {
-                    if rng.percent(20) {
-                        let j = rng.between(1, order.len() - 1);
+                    if rng.next() % 5 == 0 {
+                        let j = 1 + (rng.next() % (order.len() as u64 - 1)) as usize;
                         order.swap(i, j);
                     }
                 }
@@ -134,12 +133,7 @@ pub fn plan_at(instance: &Instance<'_>, horizon: u32, attempts: usize) -> Option
 /// Cells of a plan in [`CellId`]s, steps 1..=T, one placement per step.
 pub fn to_placements(paths: &[Vec<u32>], horizon: u32) -> Vec<Vec<CellId>> {
     (1..=horizon as usize)
-        .map(|t| {
-            paths
-                .iter()
-                .map(|p| CellId::new(p[t] as usize))
-                .collect()
-        })
+        .map(|t| paths.iter().map(|p| CellId::new(p[t] as usize)).collect())
         .collect()
 }
 
@@ -148,4 +142,17 @@ pub fn to_placements(paths: &[Vec<u32>], horizon: u32) -> Vec<Vec<CellId>> {
 pub fn memory_need(grid: &Grid, horizon: u32, agents: usize) -> u64 {
     let cells = grid.cell_count() as u64;
     (u64::from(horizon) + 1) * cells * 8 + cells * 24 + agents as u64 * (u64::from(horizon) + 1) * 4
+}
+
+/// A xorshift generator for the order noise (grid-core's seeded generator is a test and
+/// generator tool, behind its `generate` feature).
+struct Noise(u64);
+
+impl Noise {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
 }

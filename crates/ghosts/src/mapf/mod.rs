@@ -29,7 +29,7 @@ use grid_core::bfs::UNREACHABLE;
 use grid_core::limits::MIB;
 use grid_core::{CellId, Grid};
 
-use crate::parse::Dataset;
+use crate::problem::Dataset;
 use crate::search::{self, Plan, Solution};
 
 /// Horizons past the lower bound tried before an instance that [`solvable`] cannot
@@ -50,7 +50,9 @@ const JOINT_SEARCH_PLACEMENTS: u64 = 1 << 20;
 
 /// C! / (C - K)!, the placements of K agents on C cells, saturated.
 fn placements(cells: usize, agents: usize) -> u64 {
-    (0..agents).fold(1u64, |p, i| p.saturating_mul(cells.saturating_sub(i) as u64))
+    (0..agents).fold(1u64, |p, i| {
+        p.saturating_mul(cells.saturating_sub(i) as u64)
+    })
 }
 
 /// An instance: a grid, and the start and goal of every agent.
@@ -101,6 +103,9 @@ impl<'a> Instance<'a> {
 }
 
 /// Which method answers (for tests, which compare them, and for experiments).
+///
+/// [`Method::JointSearch`] takes at most [`crate::MAX_GHOSTS`] agents (the keys of its
+/// placements hold no more); the others take any number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
     /// The portfolio of the module documentation.
@@ -131,19 +136,21 @@ pub enum Unanswered {
         /// What ran out, in words.
         detail: String,
     },
+    /// The joint search would store more placements than the budget holds.
+    #[error(
+        "the memory budget of {budget_mib} MiB is too small: the search ran out after storing {placements} placements"
+    )]
+    JointOverBudget {
+        /// The budget, in MiB.
+        budget_mib: u64,
+        /// Placements stored when the budget ran out.
+        placements: usize,
+    },
 }
 
-impl Unanswered {
-    /// What ran out, in words.
-    pub fn detail(&self) -> &str {
-        match self {
-            Unanswered::OverBudget { detail, .. } => detail,
-        }
-    }
-}
-
-/// The fewest steps that bring every agent of `dataset` to its goal, by `method`, within
-/// `budget_mib` MiB; with the plan when `want_plan`.
+/// The fewest steps that bring every agent from `starts` to `goals` on `grid` (distinct
+/// starts, distinct goals, all on cells of `grid`), by `method`, within `budget_mib` MiB;
+/// with the plan when `want_plan`.
 ///
 /// # Errors
 /// [`Unanswered::OverBudget`] when the search cannot finish within the budget.
@@ -151,16 +158,17 @@ impl Unanswered {
 /// # Complexity
 /// See the module documentation.
 pub fn solve(
-    dataset: &Dataset,
+    grid: &Grid,
+    starts: &[CellId],
+    goals: &[CellId],
     want_plan: bool,
     budget_mib: u64,
     method: Method,
 ) -> Result<Solution, Unanswered> {
-    let grid = &dataset.grid;
-    let k = dataset.starts.len();
+    let k = starts.len();
     let budget = budget_mib.saturating_mul(MIB);
     let over = |detail: String| Unanswered::OverBudget { budget_mib, detail };
-    if dataset.starts == dataset.homes {
+    if starts == goals {
         return Ok(Solution {
             steps: Some(0),
             plan: want_plan.then(Vec::new),
@@ -168,19 +176,24 @@ pub fn solve(
         });
     }
     let joint = |budget_mib: u64| {
-        search::solve(dataset, want_plan, budget_mib).map_err(|e| {
-            over(format!(
-                "the search ran out after storing {} placement{}",
-                e.placements,
-                if e.placements == 1 { "" } else { "s" }
-            ))
+        let dataset = Dataset {
+            grid: grid.clone(),
+            starts: starts.to_vec(),
+            homes: goals.to_vec(),
+            header_line: 1,
+        };
+        search::solve(&dataset, want_plan, budget_mib).map_err(|e| Unanswered::JointOverBudget {
+            budget_mib,
+            placements: e.placements,
         })
     };
+    let joint_allowed = k <= crate::parse::MAX_GHOSTS as usize;
     let horizons = match method {
         Method::JointSearch => return joint(budget_mib),
         Method::Auto
-            if k <= JOINT_SEARCH_AGENTS
-                || placements(grid.cell_count(), k) <= JOINT_SEARCH_PLACEMENTS =>
+            if joint_allowed
+                && (k <= JOINT_SEARCH_AGENTS
+                    || placements(grid.cell_count(), k) <= JOINT_SEARCH_PLACEMENTS) =>
         {
             return joint(budget_mib);
         }
@@ -194,7 +207,7 @@ pub fn solve(
             distance_bytes.div_ceil(MIB)
         )));
     }
-    let instance = Instance::new(grid, &dataset.starts, &dataset.homes);
+    let instance = Instance::new(grid, starts, goals);
     let never = Solution {
         steps: None,
         plan: None,
@@ -209,9 +222,7 @@ pub fn solve(
     let room = budget.saturating_sub(distance_bytes);
     let mut horizon = lower_bound;
     loop {
-        if horizon > lower_bound.saturating_add(HORIZONS_BEFORE_EXHAUSTIVE)
-            && k <= crate::parse::MAX_GHOSTS as usize
-        {
+        if horizon > lower_bound.saturating_add(HORIZONS_BEFORE_EXHAUSTIVE) && joint_allowed {
             drop(instance);
             return joint(budget_mib);
         }

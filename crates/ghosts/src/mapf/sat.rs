@@ -266,12 +266,7 @@ impl Encoding {
                     let x = |agent: usize, t: usize, cell: u32| {
                         self.var(&self.layers[agent][t], cell).unwrap_or(0)
                     };
-                    clauses.push([
-                        -x(a, t, u),
-                        -x(a, t + 1, v),
-                        -x(b, t, v),
-                        -x(b, t + 1, u),
-                    ]);
+                    clauses.push([-x(a, t, u), -x(a, t + 1, v), -x(b, t, v), -x(b, t + 1, u)]);
                 }
             }
         }

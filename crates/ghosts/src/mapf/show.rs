@@ -1,8 +1,10 @@
-//! `--show` for benchmark instances: the map in MovingAI characters before the first step
-//! and after every step.
+//! `--show` and `--svg` for benchmark instances: the map in MovingAI characters before the
+//! first step and after every step, and the animated picture.
 
 use std::fmt::Write as _;
+use std::io;
 
+use grid_core::svg::{Colour, Mark, Picture, Place, Recording, Shape, Sprite};
 use grid_core::{CellId, Grid};
 
 use crate::search::Plan;
@@ -30,7 +32,13 @@ pub fn draw_plan(grid: &Grid, starts: &[CellId], goals: &[CellId], plan: &Plan) 
         let mut rows: Vec<Vec<u8>> = (0..grid.height())
             .map(|r| {
                 (0..grid.width())
-                    .map(|c| if grid.cell(r, c).is_some() { b'.' } else { b'@' })
+                    .map(|c| {
+                        if grid.cell(r, c).is_some() {
+                            b'.'
+                        } else {
+                            b'@'
+                        }
+                    })
                     .collect()
             })
             .collect();
@@ -48,4 +56,52 @@ pub fn draw_plan(grid: &Grid, starts: &[CellId], goals: &[CellId], plan: &Plan) 
         }
     }
     text
+}
+
+/// The animated picture of an instance and its `plan` (`None`: no plan), as
+/// [`crate::svg::write_svg`] draws a dataset: each agent a disc labelled as
+/// [`agent_char`] says, each goal a tinted cell.
+///
+/// # Errors
+/// When writing fails.
+///
+/// # Complexity
+/// O(height x width + T x K).
+pub fn write_svg(
+    out: &mut impl io::Write,
+    grid: &Grid,
+    starts: &[CellId],
+    goals: &[CellId],
+    plan: Option<&Plan>,
+) -> io::Result<()> {
+    let mut picture = Picture::from_grid(grid);
+    for (i, &goal) in goals.iter().enumerate() {
+        let (row, col) = grid.position(goal);
+        picture
+            .add_mark(Mark::new(row, col, Colour::palette(i)).with_label(char::from(goal_char(i))));
+    }
+    for i in 0..starts.len() {
+        let label = if i < 26 {
+            char::from(agent_char(i)).to_string()
+        } else {
+            (i + 1).to_string()
+        };
+        picture.add_sprite(Sprite::new(Shape::Circle, label, Colour::palette(i)));
+    }
+    picture.set_title(match plan {
+        Some(plan) => format!("MAPF: every agent at its goal in {} steps", plan.len()),
+        None => "MAPF: no plan brings every agent to its goal".to_owned(),
+    });
+    let mut frames = Recording::new(starts.len());
+    let steps = plan.map_or(&[][..], |plan| plan.as_slice());
+    let mut places = Vec::with_capacity(starts.len());
+    for placement in std::iter::once(starts).chain(steps.iter().map(Vec::as_slice)) {
+        places.clear();
+        places.extend(placement.iter().map(|&cell| {
+            let (row, col) = grid.position(cell);
+            Place::at(row, col)
+        }));
+        frames.push_frame(&places);
+    }
+    picture.write(out, &frames)
 }

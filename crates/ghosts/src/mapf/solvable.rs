@@ -71,7 +71,11 @@ pub fn check(instance: &Instance<'_>) -> Verdict {
         if members.len() < 2 || members.iter().any(|&c| degree(c) > 2) {
             continue;
         }
-        let ends: Vec<CellId> = members.iter().copied().filter(|&c| degree(c) == 1).collect();
+        let ends: Vec<CellId> = members
+            .iter()
+            .copied()
+            .filter(|&c| degree(c) == 1)
+            .collect();
         let walk_from = ends.first().copied().unwrap_or(first);
         let order = walk(grid, walk_from, members.len());
         let starts: Vec<u32> = order
@@ -105,11 +109,15 @@ pub fn check(instance: &Instance<'_>) -> Verdict {
             let position = |cells: &[u32], agent: u32| cells.iter().position(|&a| a == agent);
             let starts_at: Vec<u32> = order.iter().map(|c| start_of[c.index()]).collect();
             let goals_at: Vec<u32> = order.iter().map(|c| goal_of[c.index()]).collect();
-            let (Some(s0), Some(g0)) = (position(&starts_at, starts[0]), position(&goals_at, starts[0])) else {
+            let (Some(s0), Some(g0)) = (
+                position(&starts_at, starts[0]),
+                position(&goals_at, starts[0]),
+            ) else {
                 return Verdict::Never;
             };
             let turn = (g0 + order.len() - s0) % order.len();
-            let turned = (0..order.len()).all(|i| starts_at[i] == goals_at[(i + turn) % order.len()]);
+            let turned =
+                (0..order.len()).all(|i| starts_at[i] == goals_at[(i + turn) % order.len()]);
             if !turned {
                 return Verdict::Never;
             }
@@ -129,7 +137,11 @@ fn walk(grid: &Grid, from: CellId, len: usize) -> Vec<CellId> {
             return order;
         }
         // Every cell has at most two neighbours: go on to the one not just left.
-        match grid.neighbours(cell).map(|(_, n)| n).find(|&n| Some(n) != previous) {
+        match grid
+            .neighbours(cell)
+            .map(|(_, n)| n)
+            .find(|&n| Some(n) != previous)
+        {
             Some(n) if n != from => {
                 previous = Some(cell);
                 cell = n;

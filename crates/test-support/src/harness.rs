@@ -161,12 +161,15 @@ pub fn checked_case(binary: &str, case: &Path) -> String {
 ///
 /// # Panics
 /// When the outcome is anything else (a test helper).
-pub fn assert_quiet_on_closed_pipe(outcome: Result<(), crate::RunError>) {
+pub fn assert_quiet_on_closed_pipe(outcome: Result<(), grid_core::RunError>) {
     match &outcome {
-        Err(crate::RunError::Output(e)) => assert_eq!(e.kind(), io::ErrorKind::BrokenPipe),
+        Err(grid_core::RunError::Output(e)) => assert_eq!(e.kind(), io::ErrorKind::BrokenPipe),
         other => panic!("expected a broken pipe, got {other:?}"),
     }
-    assert_eq!(crate::exit_code(outcome), std::process::ExitCode::SUCCESS);
+    assert_eq!(
+        grid_core::exit_code(outcome),
+        std::process::ExitCode::SUCCESS
+    );
 }
 
 /// Asserts that a process whose output was closed early ([`run_into_closed_pipe`]) ended
@@ -177,4 +180,32 @@ pub fn assert_quiet_on_closed_pipe(outcome: Result<(), crate::RunError>) {
 pub fn assert_quiet_exit(output: &std::process::Output) {
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
     assert!(output.status.success(), "{:?}", output.status);
+}
+
+/// Runs `binary` with `args` on `input` with its standard error on `/dev/full`, where
+/// every write fails, as `binary < input 2>/dev/full` would. For testing that a program
+/// that cannot report an error still exits with its status rather than a panic.
+///
+/// # Errors
+/// When `/dev/full` cannot be opened (a system without it) or the process cannot run.
+pub fn run_with_full_stderr(
+    binary: &Path,
+    args: &[&str],
+    input: &[u8],
+) -> io::Result<std::process::Output> {
+    use std::io::Write;
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full")?;
+    let mut child = Command::new(binary)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(full))
+        .spawn()?;
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| io::Error::other("no stdin"))?;
+    stdin.write_all(input)?;
+    drop(stdin);
+    child.wait_with_output()
 }

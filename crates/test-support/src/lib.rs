@@ -1,0 +1,27 @@
+//! What the workspace's tests share, kept out of the libraries (a dev-dependency only, in
+//! the manner of rust-analyzer's `test-utils`):
+//!
+//! - [`harness`]: how a data-driven test case is run through a binary and rendered for
+//!   its snapshot, and the closed-pipe checks;
+//! - [`mutate`]: seeded mutations of corpus inputs, for the fuzz tests;
+//! - [`svg_reading`]: SVG pictures read back as XML, with the writer's invariants checked;
+//! - [`random_grid`]: the random grids that tests compare fast searches on.
+
+pub mod harness;
+pub mod mutate;
+pub mod svg_reading;
+
+use grid_core::Grid;
+use grid_core::rng::SplitMix64;
+
+/// A `height` x `width` grid where each cell is a wall with probability
+/// `wall_percent` / 100, drawn from `rng`.
+///
+/// # Complexity
+/// O(height x width).
+pub fn random_grid(rng: &mut SplitMix64, height: usize, width: usize, wall_percent: u32) -> Grid {
+    let open: Vec<bool> = (0..height * width)
+        .map(|_| !rng.percent(wall_percent))
+        .collect();
+    Grid::new(height, width, |r, c| open[r * width + c])
+}
