@@ -354,10 +354,8 @@ impl SolveError {
 /// The portfolio of [`crate::mapf`]: the joint-placement A* of [`crate::search`] for few
 /// ghosts, fixed-horizon planning and SAT decisions for more.
 pub fn solve(dataset: &Dataset, options: &Options) -> Result<Option<Solution>, SolveError> {
-    let found = crate::mapf::solve(
-        &dataset.grid,
-        &dataset.starts,
-        &dataset.homes,
+    let found = crate::mapf::solve_dataset(
+        dataset,
         options.plan,
         options.memory_mib,
         crate::mapf::Method::Auto,

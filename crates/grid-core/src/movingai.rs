@@ -233,9 +233,12 @@ fn read_type<R: BufRead>(reader: &mut CaseReader<R>) -> Result<String, ParseErro
     }
 }
 
+/// A word of a header line and its 1-based column.
+type Word = (Vec<u8>, usize);
+
 /// `KEY [VALUE]` split at blanks: the key, its 1-based column, and the value with its
 /// column (the rest of the line after the blanks, trailing blanks removed).
-fn split_key(line: &[u8]) -> (Vec<u8>, usize, Option<(Vec<u8>, usize)>) {
+fn split_key(line: &[u8]) -> (Vec<u8>, usize, Option<Word>) {
     let blank = |b: &u8| matches!(b, b' ' | b'\t');
     let start = line.iter().position(|b| !blank(b)).unwrap_or(line.len());
     let end = line[start..]

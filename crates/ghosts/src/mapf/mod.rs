@@ -165,6 +165,38 @@ pub fn solve(
     budget_mib: u64,
     method: Method,
 ) -> Result<Solution, Unanswered> {
+    solve_with_dataset(grid, starts, goals, None, want_plan, budget_mib, method)
+}
+
+/// [`solve`] for a [`Dataset`]: its joint search runs on the dataset itself (no copy of
+/// the map).
+pub(crate) fn solve_dataset(
+    dataset: &Dataset,
+    want_plan: bool,
+    budget_mib: u64,
+    method: Method,
+) -> Result<Solution, Unanswered> {
+    let (grid, starts, goals) = (&dataset.grid, &dataset.starts, &dataset.homes);
+    solve_with_dataset(
+        grid,
+        starts,
+        goals,
+        Some(dataset),
+        want_plan,
+        budget_mib,
+        method,
+    )
+}
+
+fn solve_with_dataset(
+    grid: &Grid,
+    starts: &[CellId],
+    goals: &[CellId],
+    dataset: Option<&Dataset>,
+    want_plan: bool,
+    budget_mib: u64,
+    method: Method,
+) -> Result<Solution, Unanswered> {
     let k = starts.len();
     let budget = budget_mib.saturating_mul(MIB);
     let over = |detail: String| Unanswered::OverBudget { budget_mib, detail };
@@ -176,13 +208,20 @@ pub fn solve(
         });
     }
     let joint = |budget_mib: u64| {
-        let dataset = Dataset {
-            grid: grid.clone(),
-            starts: starts.to_vec(),
-            homes: goals.to_vec(),
-            header_line: 1,
+        let copy;
+        let dataset = match dataset {
+            Some(dataset) => dataset,
+            None => {
+                copy = Dataset {
+                    grid: grid.clone(),
+                    starts: starts.to_vec(),
+                    homes: goals.to_vec(),
+                    header_line: 1,
+                };
+                &copy
+            }
         };
-        search::solve(&dataset, want_plan, budget_mib).map_err(|e| Unanswered::JointOverBudget {
+        search::solve(dataset, want_plan, budget_mib).map_err(|e| Unanswered::JointOverBudget {
             budget_mib,
             placements: e.placements,
         })

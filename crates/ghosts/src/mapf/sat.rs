@@ -112,7 +112,7 @@ impl Encoding {
                 })
                 .collect();
             let mut agent_layers: Vec<Layer> = Vec::with_capacity(t_max + 1);
-            for t in 0..=t_max {
+            for (t, at_time) in at_cell.iter_mut().enumerate() {
                 let layer: Layer = window
                     .iter()
                     .filter(|&&v| {
@@ -125,7 +125,7 @@ impl Encoding {
                         (v, var)
                     })
                     .collect();
-                at_cell[t].extend(layer.iter().copied());
+                at_time.extend(layer.iter().copied());
                 agent_layers.push(layer);
             }
             // Start and goal (the only variables at 0 and at T).
@@ -290,10 +290,10 @@ fn at_most_one(solver: &mut cadical::Solver, vars: &[i32], next_var: &mut i32) {
     *next_var += (n - 1) as i32;
     let s = |i: usize| first + i as i32;
     solver.add_clause([-vars[0], s(0)]);
-    for i in 1..n - 1 {
-        solver.add_clause([-vars[i], s(i)]);
+    for (i, &var) in vars.iter().enumerate().take(n - 1).skip(1) {
+        solver.add_clause([-var, s(i)]);
         solver.add_clause([-s(i - 1), s(i)]);
-        solver.add_clause([-vars[i], -s(i - 1)]);
+        solver.add_clause([-var, -s(i - 1)]);
     }
     solver.add_clause([-vars[n - 1], -s(n - 2)]);
 }
