@@ -34,7 +34,7 @@ use std::time::Instant;
 
 use grid_core::{CellId, Dir, Grid};
 
-use crate::board::{Board, Freeze};
+use crate::board::{Board, Freeze, NO_STEPS};
 use crate::matching::Matcher;
 use crate::parse::Level;
 use crate::{Limit, Metric, Outcome, Solution, SolveOptions};
@@ -49,8 +49,9 @@ const HOPELESS: u32 = u32::MAX;
 struct Info {
     /// Cost from the start in the metric's order (first key, second key).
     cost: [u32; 2],
-    /// Matching bound on the pushes still needed, or [`HOPELESS`].
-    bound: u32,
+    /// Lower bound on the cost still needed, in the metric's order; its
+    /// first key is [`HOPELESS`] when the state cannot be solved.
+    bound: [u32; 2],
     /// The state it was reached from, or [`ROOT`].
     parent: u32,
 }
@@ -345,22 +346,37 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
         limit: options.memory_mib.saturating_mul(1 << 20),
     };
     let mut table = Table::new(k, n);
-    budget.bytes += (table.slots.len() * 8 + table.zobrist.len() * 8) as u64;
+    budget.bytes += (table.slots.len() * 8 + table.zobrist.len() * 8) as u64 + board.bytes();
     let mut matcher = Matcher::new();
     let mut walker = Walker::new(n);
     let mut freeze = Freeze::new(n);
     let mut occupied = vec![false; n];
 
-    let bound_of = |matcher: &mut Matcher, words: &[u16]| {
-        matcher
-            .min_cost(k, |i, j| board.distance(j, words[i] as usize))
-            .unwrap_or(HOPELESS)
+    // The bound of a state: pushes >= the matching; moves >= the pushes, and >= the
+    // lone-box moves of every box from the player's square.
+    let bound_of = |matcher: &mut Matcher, words: &[u16]| -> [u32; 2] {
+        let Some(pushes) = matcher.min_cost(k, |i, j| board.distance(j, words[i] as usize)) else {
+            return [HOPELESS; 2];
+        };
+        let player = words[k] as usize;
+        let mut moves = pushes;
+        for &b in &words[..k] {
+            let lone = board.lone_steps(b as usize, player);
+            if lone == NO_STEPS {
+                return [HOPELESS; 2];
+            }
+            moves = moves.max(lone);
+        }
+        match options.metric {
+            Metric::Pushes => [pushes, moves],
+            Metric::Moves => [moves, pushes],
+        }
     };
 
     let mut start: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
     start.push(level.player().index() as u16);
     let bound = bound_of(&mut matcher, &start);
-    if bound == HOPELESS {
+    if bound[0] == HOPELESS {
         return Outcome::Unsolvable;
     }
     let hash = table.hash(&start);
@@ -379,18 +395,18 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
         return Outcome::Unknown(Limit::Memory);
     }
     let mut queue = Queue::default();
-    queue.push([bound, bound], 0, 0);
+    queue.push(bound, 0, 0);
     let mut expanded = 0u64;
     let mut words = vec![0u16; k + 1];
     let mut child = vec![0u16; k + 1];
 
     while let Some((f, state)) = queue.pop() {
         let info = table.info[state as usize];
-        if [info.cost[0] + info.bound, info.cost[1] + info.bound] != f {
+        if [info.cost[0] + info.bound[0], info.cost[1] + info.bound[1]] != f {
             continue; // reached again more cheaply since it was queued
         }
         words.copy_from_slice(table.words(state));
-        if info.bound == 0 && words[..k].iter().all(|&b| board.is_goal(b as usize)) {
+        if info.bound[0] == 0 && words[..k].iter().all(|&b| board.is_goal(b as usize)) {
             return Outcome::Solved(read_solution(level, &table, state, &mut walker));
         }
         expanded += 1;
@@ -443,7 +459,7 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                 let (target, bound) = match table.find(&child, hash) {
                     Ok(seen) => {
                         let old = &mut table.info[seen as usize];
-                        if old.bound == HOPELESS || cost >= old.cost {
+                        if old.bound[0] == HOPELESS || cost >= old.cost {
                             continue;
                         }
                         old.cost = cost;
@@ -463,14 +479,14 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                         }
                     }
                 };
-                if bound == HOPELESS {
+                if bound[0] == HOPELESS {
                     continue;
                 }
                 if budget.bytes + QUEUE_ENTRY_BYTES > budget.limit {
                     return Outcome::Unknown(Limit::Memory);
                 }
                 budget.bytes += QUEUE_ENTRY_BYTES;
-                queue.push([cost[0] + bound, cost[1] + bound], cost[0], target);
+                queue.push([cost[0] + bound[0], cost[1] + bound[1]], cost[0], target);
             }
         }
         for &b in &words[..k] {
