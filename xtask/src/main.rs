@@ -100,3 +100,15 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        // clap checks its definition only when a subcommand is parsed, in debug builds:
+        // check every subcommand here instead.
+        super::Cli::command().debug_assert();
+    }
+}
