@@ -135,12 +135,19 @@ fn sokoban_steps_workloads() -> Vec<Workload> {
 }
 
 /// Wall time in seconds and peak resident memory in KiB of one whole-process run.
-struct Measure {
-    seconds: f64,
-    peak_kib: i64,
+pub(crate) struct Measure {
+    pub(crate) seconds: f64,
+    pub(crate) peak_kib: i64,
+    /// User plus system CPU time in seconds: what a loaded machine does not inflate much.
+    pub(crate) cpu_seconds: f64,
 }
 
-fn measure(program: &Path, args: &[&str], input: &Path, output: &Path) -> Result<Measure, String> {
+pub(crate) fn measure(
+    program: &Path,
+    args: &[&str],
+    input: &Path,
+    output: &Path,
+) -> Result<Measure, String> {
     // Peak memory comes from a small helper process (this binary, `__measure`): a child's
     // ru_maxrss includes the memory of whoever spawned it, up to its exec, and the bench
     // itself holds every workload in memory.
@@ -163,17 +170,19 @@ fn measure(program: &Path, args: &[&str], input: &Path, output: &Path) -> Result
     }
     let mut fields = text.split_whitespace();
     let mut next = || fields.next().and_then(|f| f.parse::<f64>().ok());
-    match (next(), next()) {
-        (Some(seconds), Some(kib)) => Ok(Measure {
+    match (next(), next(), next()) {
+        (Some(seconds), Some(kib), Some(cpu_seconds)) => Ok(Measure {
             seconds,
             peak_kib: kib as i64,
+            cpu_seconds,
         }),
         _ => Err(format!("unreadable measurement `{text}`")),
     }
 }
 
 /// `xtask __measure PROGRAM INPUT OUTPUT [ARGS]`: runs PROGRAM once, stdin from INPUT and
-/// stdout to OUTPUT, and prints its wall time in seconds and its peak memory in KiB.
+/// stdout to OUTPUT, and prints its wall time in seconds, its peak memory in KiB and its
+/// CPU time (user + system) in seconds.
 pub fn measure_child(
     program: &Path,
     input: &Path,
@@ -198,7 +207,12 @@ pub fn measure_child(
             "{program_name} failed on {input_name} (status {status})"
         ));
     }
-    println!("{seconds} {}", usage.ru_maxrss);
+    let cpu = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    println!(
+        "{seconds} {} {}",
+        usage.ru_maxrss,
+        cpu(usage.ru_utime) + cpu(usage.ru_stime)
+    );
     Ok(())
 }
 
@@ -279,6 +293,8 @@ pub struct Args {
     /// Only the workloads of this program.
     #[arg(value_enum)]
     program: Option<Program>,
+    #[command(flatten)]
+    sokoban: crate::bench_sokoban::Args,
 }
 
 /// The programs the bench has workloads for.
@@ -287,6 +303,8 @@ enum Program {
     Ghosts,
     SokobanPath,
     SokobanSteps,
+    /// The many-box solver on the published level collections (see the `--set` flags).
+    Sokoban,
 }
 
 /// The baseline programs `build.sh` compiles.
@@ -326,6 +344,9 @@ fn probe_baselines(source: &Path) -> Result<(), String> {
 /// `cargo xtask bench`.
 pub fn run(args: &Args) -> Result<(), String> {
     let quick = args.quick;
+    if args.program == Some(Program::Sokoban) {
+        return crate::bench_sokoban::run(&args.sokoban, quick);
+    }
     let wanted = |program: Program| args.program.is_none_or(|only| only == program);
     let repeats = if quick { 3 } else { 7 };
     let target = target_dir();
@@ -352,6 +373,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         (Program::Ghosts, "ghosts"),
         (Program::SokobanPath, "sokoban-path"),
         (Program::SokobanSteps, "sokoban-steps"),
+        (Program::Sokoban, "sokoban"),
     ]
     .into_iter()
     .filter(|&(program, _)| !wanted(program))
@@ -469,6 +491,10 @@ pub fn run(args: &Args) -> Result<(), String> {
         );
     } else {
         println!("medians of {repeats} runs; no baselines, so no ratios");
+    }
+    if wanted(Program::Sokoban) {
+        println!();
+        crate::bench_sokoban::run(&args.sokoban, quick)?;
     }
     Ok(())
 }

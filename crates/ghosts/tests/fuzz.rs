@@ -60,17 +60,37 @@ fn random_input(rng: &mut SplitMix64) -> Vec<u8> {
     bytes
 }
 
+/// Where this thread's fuzz runs save their picture (`--svg`): tests run in parallel.
+fn scratch_svg() -> std::path::PathBuf {
+    let thread = format!("{:?}", std::thread::current().id());
+    let id: String = thread.chars().filter(char::is_ascii_digit).collect();
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("fuzz-{id}.svg"));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// The picture of the first case, when the run saved one, is well-formed and keeps the
+/// writer's invariants.
+fn check_picture(path: Option<&Path>) {
+    if let Some(text) = path.and_then(|p| std::fs::read_to_string(p).ok()) {
+        let drawing = test_support::svg_reading::read(&text);
+        assert!(drawing.frames >= 1, "at least the start");
+    }
+}
+
 /// Runs `input` and checks the outcome; returns whether it was answered in full.
 fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
     let options = RunOptions {
         plan: !rng.percent(20),
         show: rng.percent(20),
-        svg: None,
+        svg: rng.percent(10).then(scratch_svg),
         max_cells: MAX_CELLS,
         memory_mib: if rng.percent(10) { 0 } else { 16 },
     };
     let mut out = Vec::new();
-    match ghosts::run(input, &mut out, &options) {
+    let outcome = ghosts::run(input, &mut out, &options);
+    check_picture(options.svg.as_deref());
+    match outcome {
         Ok(()) => {
             if options.plan && !options.show {
                 check_answers(input, &String::from_utf8(out).unwrap());

@@ -4,9 +4,6 @@
 //! cases and on generated maps; the binary saves one file per dataset and reports a file
 //! it cannot write. Also: `--show` is streamed, never held whole.
 
-#[path = "../../grid-core/tests/support/svg_reading.rs"]
-mod svg_reading;
-
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -38,7 +35,7 @@ fn check_picture(dataset: &Dataset) -> usize {
     let plan = solution.as_ref().map(|s| s.plan().unwrap());
     let mut svg = Vec::new();
     ghosts::svg::write_svg(&mut svg, dataset, plan).unwrap();
-    let drawing = svg_reading::read(std::str::from_utf8(&svg).unwrap());
+    let drawing = test_support::svg_reading::read(std::str::from_utf8(&svg).unwrap());
     let grid = dataset.grid();
     let n = dataset.ghost_count();
     let position = |cells: &[grid_core::CellId]| -> Vec<(usize, usize)> {
@@ -182,7 +179,7 @@ fn the_binary_saves_one_picture_per_dataset() {
     assert_eq!(names, ["sample-2.svg", "sample-3.svg", "sample.svg"]);
     for (k, steps) in answers.iter().enumerate() {
         let path = grid_core::svg::case_path(&file, k as u64 + 1);
-        let drawing = svg_reading::read(&std::fs::read_to_string(path).unwrap());
+        let drawing = test_support::svg_reading::read(&std::fs::read_to_string(path).unwrap());
         assert_eq!(drawing.frames, steps + 1);
     }
 }
@@ -269,4 +266,28 @@ fn show_is_streamed_one_frame_at_a_time() {
         "a write of {} bytes: more than one map",
         out.largest
     );
+}
+
+#[test]
+fn the_pictures_in_docs_are_up_to_date() {
+    let dir = scratch_dir("ghosts-svg-docs");
+    let input = std::fs::read_to_string("../../testdata/ghosts/sample.in").unwrap();
+    let out = run_binary(
+        &["--svg", dir.join("ghosts-sample.svg").to_str().unwrap()],
+        &input,
+    );
+    assert!(out.status.success());
+    for name in [
+        "ghosts-sample.svg",
+        "ghosts-sample-2.svg",
+        "ghosts-sample-3.svg",
+    ] {
+        let fresh = std::fs::read_to_string(dir.join(name)).unwrap();
+        let committed = std::fs::read_to_string(Path::new("../../docs").join(name)).unwrap();
+        assert!(
+            fresh == committed,
+            "docs/{name} is stale: run `cargo run -p ghosts -- --svg docs/ghosts-sample.svg \
+             < testdata/ghosts/sample.in` and commit the result"
+        );
+    }
 }

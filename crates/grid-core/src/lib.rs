@@ -7,6 +7,7 @@
 //! - [`bfs`]: breadth-first distances over a [`Grid`], optionally with one cell blocked;
 //! - [`blocks`]: biconnected components, to tell in O(1) which sides of a cell stay
 //!   connected when the cell is taken away (the sides of a box);
+//! - [`push`]: push distances of one box to one target over (box cell, side) states;
 //! - [`cli`]: the run error and exit statuses every binary shares;
 //! - [`limits`]: the size and memory guards every program applies to a case header
 //!   before allocating (`--max-cells`, `--memory-mib`);
@@ -28,6 +29,7 @@ pub mod cli;
 pub mod error;
 pub mod grid;
 pub mod limits;
+pub mod push;
 pub mod reader;
 #[cfg(any(test, feature = "generate"))]
 pub mod rng;

@@ -19,7 +19,13 @@
 //!   only when its [`Look`] changes during the animation.
 //!
 //! The writer streams to any [`Write`]: only the frames themselves are held in memory
-//! (a [`Recording`], 9 bytes per sprite per frame), never the text.
+//! (a [`Recording`], 12 bytes per sprite per frame), never the text. Measured: 400 agents
+//! over 300 frames on a 161 x 63 map write 1.7 MB in 0.05 s.
+//!
+//! How a program uses it: build a [`Picture`] once per level ([`Picture::from_grid`], a
+//! [`Mark`] per target or home, a [`Sprite`] per piece, [`Colour::palette`] to tell many
+//! pieces apart), record one [`Place`] per sprite per frame by replaying the answer it
+//! prints, and save it with [`write_file`] under the name [`case_path`] gives case k.
 //!
 //! # Example
 //! A person walking east, then pushing a box east onto its target:
@@ -331,7 +337,7 @@ const BORDER: &str = "0.25";
 
 /// Largest size of the drawing, in pixels, along its longer side (the file is vector art:
 /// a viewer may zoom at will; this only sets the default size).
-const TARGET_PIXELS: usize = 960;
+const TARGET_PIXELS: usize = 1600;
 
 /// The static part of a picture (size, walls, marks), the sprites that move over it, and
 /// the timing. Build it once per level, then [`Picture::write`] it with the frames.

@@ -3,9 +3,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "support/svg_reading.rs"]
-mod svg_reading;
-
 use std::io::{self, Write};
 
 use grid_core::rng::SplitMix64;
@@ -67,7 +64,7 @@ fn random_pictures_read_back_as_recorded() {
             frames.push_frame(&places);
         }
         assert_eq!(frames.frame_count(), frame_count);
-        let drawing = svg_reading::read(&render(&picture, &frames));
+        let drawing = test_support::svg_reading::read(&render(&picture, &frames));
         assert_eq!(drawing.size, (width, height));
         assert_eq!(drawing.frames, frame_count);
         let walls: Vec<_> = (0..height)
@@ -118,7 +115,7 @@ fn timing_sets_the_duration_and_the_key_times() {
     assert!(text.contains(r#"keyTimes="0;.167;.333""#), "{text}");
     assert!(text.contains("<title>one &amp; two</title>"), "{text}");
     assert_eq!(
-        svg_reading::read(&text).sprites[0].places,
+        test_support::svg_reading::read(&text).sprites[0].places,
         [(0, 0), (0, 1), (0, 2)]
     );
 }
@@ -135,7 +132,7 @@ fn large_grids_cost_their_wall_runs_not_their_cells() {
         "{} bytes",
         text.len()
     );
-    let drawing = svg_reading::read(&text);
+    let drawing = test_support::svg_reading::read(&text);
     assert_eq!(drawing.walls.len(), 4 * n - 4);
 }
 

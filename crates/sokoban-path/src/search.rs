@@ -35,6 +35,7 @@
 //! tables, blocks, walk buffers).
 
 use grid_core::blocks::Blocks;
+use grid_core::push::push_distances;
 use grid_core::{CellId, Dir, Grid};
 
 use crate::problem::Maze;
@@ -129,7 +130,9 @@ impl Solver {
         let n = grid.cell_count();
         let blocks = Blocks::new(grid);
         self.reset(n);
-        self.push_distances(grid, &blocks, maze.target);
+        // Pass 1 (grid-core: the many-box solver uses the same table).
+        self.push_dist = push_distances(grid, &blocks, maze.target, &mut self.queue);
+        self.queue.clear();
 
         // The start is not a (box, side) state: the person may stand anywhere.
         let start_pushes = self.first_pushes(maze);
@@ -189,8 +192,6 @@ impl Solver {
     /// Sizes every per-state table for `n` cells and clears it.
     fn reset(&mut self, n: usize) {
         let states = n * 4;
-        self.push_dist.clear();
-        self.push_dist.resize(states, UNSET);
         self.walks.clear();
         self.walks.resize(states, UNSET_WALKS);
         self.side_walks.clear();
@@ -200,42 +201,6 @@ impl Solver {
         self.layer_states.clear();
         self.layer_starts.clear();
         self.queue.clear();
-    }
-
-    /// Pass 1: fewest pushes from every state to the target, breadth-first backwards.
-    ///
-    /// A state (c, s) was made by pushing the box from p = c + s toward c, with the person on
-    /// p's side s; before that push the person could stand on any side of p connected to
-    /// side s around p (the same side included). States with the box on the target are
-    /// final and have no pushes out of them.
-    fn push_distances(&mut self, grid: &Grid, blocks: &Blocks, target: CellId) {
-        for side in Dir::ALL {
-            if grid.neighbour(target, side).is_some() {
-                let v = state(target, side);
-                self.push_dist[v] = 0;
-                self.queue.push(v as u32);
-            }
-        }
-        let mut head = 0;
-        while head < self.queue.len() {
-            let v = self.queue[head] as usize;
-            head += 1;
-            let (cell, side) = decode(v);
-            let Some(from) = grid.neighbour(cell, side) else {
-                continue;
-            };
-            if from == target || grid.neighbour(from, side).is_none() {
-                continue;
-            }
-            let next = self.push_dist[v] + 1;
-            for before in Dir::ALL {
-                let u = state(from, before);
-                if self.push_dist[u] == UNSET && blocks.connected_around(from, before, side) {
-                    self.push_dist[u] = next;
-                    self.queue.push(u as u32);
-                }
-            }
-        }
     }
 
     /// The first pushes the person can make from the start: (direction, state after it,

@@ -4,9 +4,6 @@
 //! target), on every test case and on generated mazes; the binary saves one file per maze
 //! and reports a file it cannot write.
 
-#[path = "../../grid-core/tests/support/svg_reading.rs"]
-mod svg_reading;
-
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -24,7 +21,7 @@ fn check_picture(maze: &Maze) -> usize {
     let moves = solution.as_ref().map(|s| s.moves());
     let mut svg = Vec::new();
     sokoban_path::svg::write_svg(&mut svg, maze, moves).unwrap();
-    let drawing = svg_reading::read(std::str::from_utf8(&svg).unwrap());
+    let drawing = test_support::svg_reading::read(std::str::from_utf8(&svg).unwrap());
     let grid = maze.grid();
     assert_eq!(drawing.size, (grid.width(), grid.height()));
     let walls: Vec<_> = (0..grid.height())
@@ -157,7 +154,11 @@ fn the_binary_saves_one_picture_per_maze_and_reports_a_failed_one() {
     );
     for (k, frames) in [(1, 3), (2, 1), (3, 2)] {
         let text = std::fs::read_to_string(grid_core::svg::case_path(&file, k)).unwrap();
-        assert_eq!(svg_reading::read(&text).frames, frames, "maze {k}");
+        assert_eq!(
+            test_support::svg_reading::read(&text).frames,
+            frames,
+            "maze {k}"
+        );
     }
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3);
 
@@ -170,5 +171,23 @@ fn the_binary_saves_one_picture_per_maze_and_reports_a_failed_one() {
     assert!(
         stderr.starts_with(&expected) && !stderr.contains("panicked"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn the_picture_in_docs_is_up_to_date() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sokoban-path-svg-docs");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = "sokoban-path-level-7.svg";
+    let input = std::fs::read_to_string("../../testdata/sokoban-path/level-7.in").unwrap();
+    let out = run_binary(&["--svg", dir.join(name).to_str().unwrap()], &input);
+    assert!(out.status.success());
+    let fresh = std::fs::read_to_string(dir.join(name)).unwrap();
+    let committed = std::fs::read_to_string(Path::new("../../docs").join(name)).unwrap();
+    assert!(
+        fresh == committed,
+        "docs/{name} is stale: run `cargo run -p sokoban-path -- --svg docs/{name} \
+         < testdata/sokoban-path/level-7.in` and commit the result"
     );
 }

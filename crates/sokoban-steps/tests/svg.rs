@@ -4,9 +4,6 @@
 //! target), on every test case and on generated boards; the binary saves the file and
 //! reports one it cannot write.
 
-#[path = "../../grid-core/tests/support/svg_reading.rs"]
-mod svg_reading;
-
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -27,7 +24,7 @@ fn check_picture(puzzle: &Puzzle) -> usize {
     let path = solution.as_ref().map(|s| s.path().unwrap());
     let mut svg = Vec::new();
     sokoban_steps::svg::write_svg(&mut svg, puzzle, path).unwrap();
-    let drawing = svg_reading::read(std::str::from_utf8(&svg).unwrap());
+    let drawing = test_support::svg_reading::read(std::str::from_utf8(&svg).unwrap());
     let grid = puzzle.grid();
     assert_eq!(drawing.size, (grid.width(), grid.height()));
     let walls: Vec<_> = (0..grid.height())
@@ -148,7 +145,7 @@ fn the_binary_saves_the_picture_and_reports_a_failed_one() {
         String::from_utf8_lossy(&with.stderr)
     );
     assert_eq!(with.stdout, b"3\n", "--svg alone prints the count only");
-    let drawing = svg_reading::read(&std::fs::read_to_string(&file).unwrap());
+    let drawing = test_support::svg_reading::read(&std::fs::read_to_string(&file).unwrap());
     assert_eq!(drawing.frames, 4);
 
     let missing = dir.join("no-such-folder").join("out.svg");

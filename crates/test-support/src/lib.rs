@@ -4,10 +4,12 @@
 //! - [`harness`]: how a data-driven test case is run through a binary and rendered for
 //!   its snapshot, and the closed-pipe checks;
 //! - [`mutate`]: seeded mutations of corpus inputs, for the fuzz tests;
+//! - [`svg_reading`]: SVG pictures read back as XML, with the writer's invariants checked;
 //! - [`random_grid`]: the random grids that tests compare fast searches on.
 
 pub mod harness;
 pub mod mutate;
+pub mod svg_reading;
 
 use grid_core::Grid;
 use grid_core::rng::SplitMix64;

@@ -1,11 +1,9 @@
 //! Reading back an SVG written by `grid_core::svg`, for tests: parsed as XML by roxmltree
 //! (so a file that is not well-formed fails), then the frames of every sprite, its fill per
-//! frame, the walls and the marks, taken from the attributes the writer documents.
-//!
-//! Shared by the SVG tests of every crate (`#[path]`-included), so that all of them read
-//! the files the same way.
+//! frame, the walls and the marks, taken from the attributes the writer documents. Shared
+//! by the SVG tests of every crate, so that all of them read the files the same way.
 
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 /// What a test needs to know about one picture.
 #[derive(Debug, Clone, PartialEq)]

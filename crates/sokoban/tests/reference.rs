@@ -1,0 +1,210 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! The solver against an exhaustive reference on thousands of small random levels (fixed
+//! seeds), both metrics, every solution replayed; and with one box against the two
+//! single-box programs of the workspace on their own generated levels.
+//!
+//! The reference knows nothing of pushes as edges, bounds or deadlocks: it is Dijkstra's
+//! algorithm over (box squares, player square) with one edge per legal step, each costing
+//! (1 move, 1 push or 0), compared lexicographically in the metric's order.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+use grid_core::rng::SplitMix64;
+use grid_core::{CellId, Dir};
+use sokoban::{Collection, Level, Metric, Outcome, SolveOptions, generate, solve, verify};
+
+/// Fewest (pushes, moves) for the metric's order of keys, or `None` when unsolvable.
+fn reference(level: &Level, metric: Metric) -> Option<(u32, u32)> {
+    if level.stranded() {
+        return None;
+    }
+    let grid = level.grid();
+    let goals = level.goals();
+    let mut start: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
+    start.push(level.player().index() as u16);
+    let k = start.len() - 1;
+    let mut best: HashMap<Vec<u16>, (u32, u32)> = HashMap::new();
+    let mut heap = BinaryHeap::new();
+    best.insert(start.clone(), (0, 0));
+    heap.push(Reverse(((0u32, 0u32), start)));
+    while let Some(Reverse((cost, state))) = heap.pop() {
+        if best.get(&state) != Some(&cost) {
+            continue;
+        }
+        let solved = state[..k]
+            .iter()
+            .all(|&b| goals.contains(&CellId::new(b as usize)));
+        if solved {
+            return Some(match metric {
+                Metric::Pushes => cost,
+                Metric::Moves => (cost.1, cost.0),
+            });
+        }
+        let player = CellId::new(state[k] as usize);
+        for dir in Dir::ALL {
+            let Some(next) = grid.neighbour(player, dir) else {
+                continue;
+            };
+            let mut child = state.clone();
+            child[k] = next.index() as u16;
+            let mut push = 0;
+            if let Some(i) = state[..k].iter().position(|&b| b as usize == next.index()) {
+                let Some(beyond) = grid.neighbour(next, dir) else {
+                    continue;
+                };
+                if state[..k].contains(&(beyond.index() as u16)) {
+                    continue;
+                }
+                child[i] = beyond.index() as u16;
+                child[..k].sort_unstable();
+                push = 1;
+            }
+            let c = match metric {
+                Metric::Pushes => (cost.0 + push, cost.1 + 1),
+                Metric::Moves => (cost.0 + 1, cost.1 + push),
+            };
+            if best.get(&child).is_none_or(|&old| c < old) {
+                best.insert(child.clone(), c);
+                heap.push(Reverse((c, child)));
+            }
+        }
+    }
+    None
+}
+
+/// The solver's (pushes, moves), its solution replayed.
+fn fast(level: &Level, metric: Metric) -> Option<(u32, u32)> {
+    match solve(level, &SolveOptions::new(metric)) {
+        Outcome::Solved(s) => {
+            let counts = verify(level, &s.lurd)
+                .unwrap_or_else(|e| panic!("{}: {e}: {}", level.title(), s.lurd));
+            assert_eq!((counts.pushes, counts.moves), (s.pushes, s.moves));
+            Some((s.pushes, s.moves))
+        }
+        Outcome::Unsolvable => None,
+        Outcome::Unknown(limit) => panic!("{}: stopped by {limit}", level.title()),
+    }
+}
+
+fn levels(text: &str) -> Vec<Level> {
+    let mut collection = Collection::new(text.as_bytes(), 1 << 16);
+    let mut out = Vec::new();
+    while let Some(t) = collection.next_level().unwrap() {
+        out.push(Level::from_text(&t).unwrap());
+    }
+    out
+}
+
+#[test]
+fn equals_the_exhaustive_reference_on_random_levels() {
+    let mut solved = [0usize; 5];
+    let mut total = [0usize; 5];
+    for (seed, count, max_boxes, max_side) in [(1, 2000, 2, 6), (2, 1500, 3, 5), (3, 1000, 4, 5)] {
+        for level in levels(&generate::collection(seed, count, max_boxes, max_side)) {
+            for metric in [Metric::Pushes, Metric::Moves] {
+                let want = reference(&level, metric);
+                assert_eq!(
+                    fast(&level, metric),
+                    want,
+                    "{} {metric:?}\n{}",
+                    level.title(),
+                    level.draw(level.boxes(), level.player())
+                );
+                total[level.boxes().len()] += 1;
+                solved[level.boxes().len()] += usize::from(want.is_some());
+            }
+        }
+    }
+    println!("levels per box count (0: out of reach): solved {solved:?} of {total:?}");
+    // The sample must hold solvable and unsolvable levels of every size.
+    for boxes in 1..=4 {
+        assert!(
+            solved[boxes] > 50,
+            "{boxes} boxes: {solved:?} solved of {total:?}"
+        );
+        assert!(
+            total[boxes] - solved[boxes] > 50,
+            "{boxes} boxes: {solved:?} of {total:?}"
+        );
+    }
+}
+
+/// A `sokoban-path` maze (`S B T . #` rows after an `R C` header) as XSB, walled around.
+fn path_maze_to_xsb(text: &str) -> String {
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    let width = rows.first().map_or(0, |r| r.len());
+    let mut xsb = format!("{}\n", "#".repeat(width + 2));
+    for row in rows {
+        let row: String = row
+            .chars()
+            .map(|c| match c {
+                'S' => '@',
+                'B' => '$',
+                'T' => '.',
+                '#' => '#',
+                _ => ' ',
+            })
+            .collect();
+        xsb.push_str(&format!("#{row}#\n"));
+    }
+    xsb.push_str(&format!("{}\n", "#".repeat(width + 2)));
+    xsb
+}
+
+#[test]
+fn one_box_equals_sokoban_path_pushes_and_walks() {
+    let mut rng = SplitMix64::new(77);
+    let mut solved = 0;
+    for _ in 0..1500 {
+        let (rows, cols) = (rng.between(1, 8), rng.between(3, 8));
+        let walls = [0, 10, 20, 30][rng.below(4)];
+        let text = sokoban_path::generate::random_maze(&mut rng, rows, cols, walls);
+        let maze: sokoban_path::Maze = text.parse().unwrap();
+        let want = sokoban_path::solve(&maze, &sokoban_path::Options::default())
+            .unwrap()
+            .map(|s| (s.pushes() as u32, (s.pushes() as u64 + s.walks()) as u32));
+        let level = Level::from_xsb(&path_maze_to_xsb(&text)).unwrap();
+        assert_eq!(fast(&level, Metric::Pushes), want, "{text}");
+        solved += usize::from(want.is_some());
+    }
+    assert!(solved > 300 && solved < 1400, "{solved} solvable");
+}
+
+#[test]
+fn one_box_equals_sokoban_steps_steps() {
+    let mut solved = 0;
+    for seed in 0..1500 {
+        let text = sokoban_steps::generate::small(seed);
+        let puzzle: sokoban_steps::Puzzle = text.parse().unwrap();
+        let want = sokoban_steps::solve(&puzzle, &sokoban_steps::Options::default())
+            .unwrap()
+            .map(|s| s.steps());
+        // X player, * box, @ target, . floor, # wall.
+        let rows: Vec<&str> = text.lines().skip(1).collect();
+        let width = rows.first().map_or(0, |r| r.len());
+        let mut xsb = format!("{}\n", "#".repeat(width + 2));
+        for row in rows {
+            let row: String = row
+                .chars()
+                .map(|c| match c {
+                    'X' => '@',
+                    '*' => '$',
+                    '@' => '.',
+                    '#' => '#',
+                    _ => ' ',
+                })
+                .collect();
+            xsb.push_str(&format!("#{row}#\n"));
+        }
+        xsb.push_str(&format!("{}\n", "#".repeat(width + 2)));
+        let level = Level::from_xsb(&xsb).unwrap();
+        assert_eq!(
+            fast(&level, Metric::Moves).map(|(_, m)| m),
+            want,
+            "seed {seed}\n{xsb}"
+        );
+        solved += usize::from(want.is_some());
+    }
+    assert!(solved > 300 && solved < 1400, "{solved} solvable");
+}

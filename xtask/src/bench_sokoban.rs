@@ -1,0 +1,241 @@
+//! `cargo xtask bench sokoban`: the many-box solver on the published level collections of
+//! `../shared/sokoban-levels/`, one process per level with a time limit, counting the
+//! levels proven within it per metric, and checking every answer against the known optima
+//! of `testdata/sokoban/microban_optimal.tsv` (Microban).
+//!
+//! Skipped with a message when the collections are absent: they are bench inputs only.
+//! `SOKOBAN_LEVELS=DIR` reads them from another folder.
+
+use std::collections::HashMap;
+use std::fs;
+
+use crate::bench::measure;
+use crate::process::{cargo, root, run as run_command, target_dir};
+
+/// The collections, by the name `--set` takes, their file and the default limit (seconds).
+const SETS: [(&str, &str, f64); 3] = [
+    ("microban", "Microban_155.xsb", 10.0),
+    ("microban2", "Microban_II_135.xsb", 30.0),
+    ("xsokoban", "XSokoban_90.xsb", 30.0),
+];
+
+/// The collections `--set` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Set {
+    /// Microban, 155 levels, 10 s each by default.
+    Microban,
+    /// Microban II, 135 levels, 30 s each by default.
+    Microban2,
+    /// XSokoban, 90 levels, 30 s each by default.
+    Xsokoban,
+}
+
+/// The metrics `--metric` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Metric {
+    /// Fewest pushes, then moves.
+    Pushes,
+    /// Fewest moves, then pushes.
+    Moves,
+}
+
+/// The flags of the `sokoban` rows.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// sokoban rows: the collections (default: microban).
+    #[arg(long = "set", value_enum)]
+    sets: Vec<Set>,
+    /// sokoban rows: the metrics (default: both).
+    #[arg(long = "metric", value_enum)]
+    metrics: Vec<Metric>,
+    /// sokoban rows: CPU seconds a level may take to count as proven (default: the set's).
+    #[arg(long)]
+    limit: Option<f64>,
+    /// sokoban rows: only levels A-B of each set (with --quick: 1-40).
+    #[arg(long, value_parser = parse_range)]
+    levels: Option<(usize, usize)>,
+}
+
+fn parse_range(text: &str) -> Result<(usize, usize), String> {
+    let (a, b) = text.split_once('-').unwrap_or((text, text));
+    let n = |s: &str| s.parse::<usize>().map_err(|e| format!("{s}: {e}"));
+    Ok((n(a)?, n(b)?))
+}
+
+/// Per Microban level: (pushes, moves) of the push optimum and of the move optimum, where
+/// the table proves them.
+type Known = HashMap<usize, [Option<(u32, u32)>; 2]>;
+
+fn known() -> Result<Known, String> {
+    let path = root().join("testdata/sokoban/microban_optimal.tsv");
+    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut table = HashMap::new();
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() < 8 {
+            continue;
+        }
+        let n = |i: usize| f[i].parse::<u32>().ok();
+        let level: usize = f[0].parse().map_err(|_| format!("bad row `{line}`"))?;
+        let pushes = (f[6] == "exact").then(|| n(2).zip(n(3))).flatten();
+        let moves = (f[7] == "exact").then(|| n(5).zip(n(4))).flatten();
+        table.insert(level, [pushes, moves]);
+    }
+    Ok(table)
+}
+
+/// `cargo xtask bench sokoban`: one process per level, a level counting as proven when
+/// it is answered (solved or `-1`) within the limit in CPU time (the machine may be shared:
+/// wall time is given three times the limit).
+pub fn run(args: &Args, quick: bool) -> Result<(), String> {
+    let sets = if args.sets.is_empty() {
+        vec![Set::Microban]
+    } else {
+        args.sets.clone()
+    };
+    let metrics = if args.metrics.is_empty() {
+        vec![Metric::Pushes, Metric::Moves]
+    } else {
+        args.metrics.clone()
+    };
+    let range = args.levels.or(quick.then_some((1, 40)));
+    let levels_dir = std::env::var_os("SOKOBAN_LEVELS")
+        .map_or_else(|| root().join("../shared/sokoban-levels"), Into::into);
+    if !levels_dir.exists() {
+        println!(
+            "sokoban: skipped, the level collections are not in {}",
+            levels_dir.display()
+        );
+        return Ok(());
+    }
+    let mut build = cargo();
+    build.args(["build", "--release", "--quiet", "-p", "sokoban"]);
+    run_command(build)?;
+    let binary = target_dir().join("release/sokoban");
+    let work = target_dir().join("bench");
+    fs::create_dir_all(&work).map_err(|e| e.to_string())?;
+    let known = known()?;
+    println!(
+        "{:<28} {:>7} {:>8} {:>9} {:>9} {:>8}  checked / unknown levels",
+        "set, metric, limit", "proven", "of", "cpu s", "max s", "max MiB"
+    );
+    for set in sets {
+        let (name, file, default_limit) = match set {
+            Set::Microban => SETS[0],
+            Set::Microban2 => SETS[1],
+            Set::Xsokoban => SETS[2],
+        };
+        let input = levels_dir.join(file);
+        let text = fs::read_to_string(&input).map_err(|e| format!("{}: {e}", input.display()))?;
+        let count = count_levels(&text);
+        let limit = args.limit.unwrap_or(default_limit);
+        let (first, last) = range.unwrap_or((1, count));
+        for &metric in &metrics {
+            let metric = match metric {
+                Metric::Pushes => "pushes",
+                Metric::Moves => "moves",
+            };
+            let report = work.join(format!("sokoban-{name}-{metric}.tsv"));
+            let mut rows = String::from("level\tcpu_seconds\twall_seconds\tpeak_mib\tanswer\n");
+            let (mut proven, mut total, mut max_s, mut max_mib) = (0, 0.0f64, 0.0f64, 0.0f64);
+            let (mut checked, mut wrong, mut open) = (0, Vec::new(), Vec::new());
+            for level in first..=last.min(count) {
+                let out = work.join("sokoban-level.out");
+                let args = [
+                    "--metric".to_owned(),
+                    metric.to_owned(),
+                    "--level".to_owned(),
+                    level.to_string(),
+                    "--time-limit".to_owned(),
+                    (limit * 3.0).to_string(),
+                    "--memory-mib".to_owned(),
+                    "4096".to_owned(),
+                ];
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                let m = measure(&binary, &args, &input, &out)?;
+                let answer = fs::read_to_string(&out).map_err(|e| e.to_string())?;
+                let line = answer.lines().nth(1).unwrap_or("").to_owned();
+                total += m.cpu_seconds;
+                max_s = max_s.max(m.cpu_seconds);
+                max_mib = max_mib.max(m.peak_kib as f64 / 1024.0);
+                let mut fields = line.split_whitespace();
+                let counts = fields
+                    .next()
+                    .and_then(|p| p.parse::<u32>().ok())
+                    .zip(fields.next().and_then(|m| m.parse::<u32>().ok()));
+                if line.starts_with("unknown") || m.cpu_seconds > limit {
+                    open.push(level);
+                } else {
+                    proven += 1;
+                }
+                if name == "microban" {
+                    let want = known
+                        .get(&level)
+                        .and_then(|k| k[usize::from(metric == "moves")]);
+                    if let Some(want) = want {
+                        if counts == Some(want) {
+                            checked += 1;
+                        } else if counts.is_some() || line == "-1" {
+                            wrong.push(level);
+                        }
+                    }
+                }
+                let shown: String = line.chars().take(40).collect();
+                rows.push_str(&format!(
+                    "{level}\t{:.3}\t{:.3}\t{:.1}\t{shown}\n",
+                    m.cpu_seconds,
+                    m.seconds,
+                    m.peak_kib as f64 / 1024.0
+                ));
+            }
+            fs::write(&report, rows).map_err(|e| e.to_string())?;
+            let of = last.min(count) + 1 - first;
+            let check = if name == "microban" {
+                format!("{checked} equal the table, wrong: {wrong:?}, ")
+            } else {
+                String::new()
+            };
+            println!(
+                "{:<28} {proven:>7} {of:>8} {total:>9.1} {max_s:>9.2} {max_mib:>8.1}  {check}unknown: {open:?}",
+                format!("{name}, {metric}, {limit} s"),
+            );
+            if !wrong.is_empty() {
+                return Err(format!(
+                    "{name} {metric}: answers differ from the table: {wrong:?}"
+                ));
+            }
+        }
+    }
+    println!(
+        "one process per level, 1 core, --memory-mib 4096; per-level times in target/bench/sokoban-*.tsv"
+    );
+    Ok(())
+}
+
+/// The number of levels of an XSB collection (maximal runs of level rows).
+fn count_levels(text: &str) -> usize {
+    let is_row = |l: &str| {
+        let l = l.trim_end_matches('\r');
+        l.contains('#') && l.bytes().all(|b| b"#@+$*. -_".contains(&b))
+    };
+    let mut count = 0;
+    let mut inside = false;
+    for line in text.lines() {
+        let row = is_row(line);
+        if row && !inside {
+            count += 1;
+        }
+        inside = row;
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_are_counted_as_runs_of_rows() {
+        assert_eq!(count_levels("; 1\n###\n#@#\n\n; 2\n###\nTitle\n#\n"), 3);
+    }
+}
