@@ -100,3 +100,15 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// clap checks the definitions (unique names, groups, ...) only when they are used in
+    /// a debug build: check them all here, before a task trips over them.
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+}
