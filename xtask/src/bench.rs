@@ -281,6 +281,9 @@ fn compare(ours: &str, base: &str, same_output: bool) -> String {
 
 /// `cargo xtask bench`.
 #[derive(Debug, clap::Args)]
+// Named apart from `bench_sokoban::Args`, flattened in here: clap refuses two argument
+// groups of one name.
+#[group(id = "bench_args")]
 pub struct Args {
     /// Fewer inputs and 3 runs instead of 7: a check that everything runs, not figures.
     #[arg(long)]
@@ -369,7 +372,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             "soukoban asked for but not in this build (needs --features peers), skipped".to_owned()
         }
     };
-    let skipped: Vec<&str> = [
+    let mut skipped: Vec<String> = [
         (Program::Ghosts, "ghosts"),
         (Program::SokobanPath, "sokoban-path"),
         (Program::SokobanSteps, "sokoban-steps"),
@@ -377,12 +380,19 @@ pub fn run(args: &Args) -> Result<(), String> {
     ]
     .into_iter()
     .filter(|&(program, _)| !wanted(program))
-    .map(|(_, name)| name)
+    .map(|(_, name)| format!("the {name} rows (not asked for)"))
     .collect();
+    let levels = crate::bench_sokoban::levels_dir();
+    if wanted(Program::Sokoban) && !levels.exists() {
+        skipped.push(format!(
+            "the sokoban rows (no level collections in {}; set SOKOBAN_LEVELS)",
+            levels.display()
+        ));
+    }
     let skipped_said = if skipped.is_empty() {
         "none".to_owned()
     } else {
-        format!("the {} rows (not asked for)", skipped.join(" and "))
+        skipped.join(", ")
     };
     println!(
         "bench: baselines: {baselines_said}; peers: {peers_said}; rows skipped: {skipped_said}"

@@ -84,6 +84,13 @@ fn known() -> Result<Known, String> {
     Ok(table)
 }
 
+/// Where the level collections are looked for: `$SOKOBAN_LEVELS`, by default
+/// `../shared/sokoban-levels` beside the workspace (they are not part of the repository).
+pub fn levels_dir() -> std::path::PathBuf {
+    std::env::var_os("SOKOBAN_LEVELS")
+        .map_or_else(|| root().join("../shared/sokoban-levels"), Into::into)
+}
+
 /// `cargo xtask bench sokoban`: one process per level, a level counting as proven when
 /// it is answered (solved or `-1`) within the limit in CPU time (the machine may be shared:
 /// wall time is given three times the limit).
@@ -99,8 +106,7 @@ pub fn run(args: &SokobanArgs, quick: bool) -> Result<(), String> {
         args.metrics.clone()
     };
     let range = args.levels.or(quick.then_some((1, 40)));
-    let levels_dir = std::env::var_os("SOKOBAN_LEVELS")
-        .map_or_else(|| root().join("../shared/sokoban-levels"), Into::into);
+    let levels_dir = levels_dir();
     if !levels_dir.exists() {
         println!(
             "sokoban: skipped, the level collections are not in {}",

@@ -103,12 +103,12 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use clap::CommandFactory;
+    use super::*;
 
+    /// clap checks the definitions (unique names, groups, ...) only when they are used in
+    /// a debug build: check them all here, before a task trips over them.
     #[test]
     fn the_command_line_is_well_formed() {
-        // clap checks its definition only when a subcommand is parsed, in debug builds:
-        // check every subcommand here instead.
-        super::Cli::command().debug_assert();
+        Cli::command().debug_assert();
     }
 }
