@@ -9,14 +9,16 @@
 //! player walks (boxes as walls, breadth-first) to the square behind a box and pushes it;
 //! the edge costs 1 push and walk + 1 moves.
 //!
-//! The bound is the minimum-cost matching of boxes to goals on lone-box push distances
-//! ([`crate::matching`], [`crate::board`]): it bounds the pushes still needed, and since
-//! every push is a move it bounds the moves too. As a pair, (bound, bound) never exceeds
-//! the remaining cost in the lexicographic order, for either metric, so the first solved
-//! state taken from the queue is optimal on both keys. The per-square distances take the
-//! best side of each box, which makes the bound admissible but not always consistent, so a
-//! state reached again more cheaply is queued again (re-opened); a queue entry whose cost
-//! is no longer its state's is skipped.
+//! The bound is a pair. Pushes: the minimum-cost matching of boxes to goals on lone-box
+//! push distances ([`crate::matching`], [`crate::board`]). Moves: at least those pushes,
+//! and at least, for every box, the fewest moves that bring that box alone onto a goal
+//! with the player starting on its square ([`Board::lone_steps`]): the player's track in
+//! any solution, the other boxes taken away, solves each one-box level. In the metric's
+//! order the pair never exceeds the remaining cost lexicographically, so the first solved
+//! state taken from the queue is optimal on both keys. The per-square push distances take
+//! the best side of each box, which makes the bound admissible but not always consistent,
+//! so a state reached again more cheaply is queued again (re-opened); a queue entry whose
+//! cost is no longer its state's is skipped.
 //!
 //! Pruned, because no solution passes there (so every optimum survives for both metrics):
 //! pushes onto dead squares, pushes that freeze a box off a goal ([`crate::board::Freeze`]),
