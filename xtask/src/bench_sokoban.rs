@@ -41,7 +41,7 @@ pub enum Metric {
 
 /// The flags of the `sokoban` rows.
 #[derive(Debug, Clone, clap::Args)]
-pub struct Args {
+pub struct SokobanArgs {
     /// sokoban rows: the collections (default: microban).
     #[arg(long = "set", value_enum)]
     sets: Vec<Set>,
@@ -94,7 +94,7 @@ pub fn levels_dir() -> std::path::PathBuf {
 /// `cargo xtask bench sokoban`: one process per level, a level counting as proven when
 /// it is answered (solved or `-1`) within the limit in CPU time (the machine may be shared:
 /// wall time is given three times the limit).
-pub fn run(args: &Args, quick: bool) -> Result<(), String> {
+pub fn run(args: &SokobanArgs, quick: bool) -> Result<(), String> {
     let sets = if args.sets.is_empty() {
         vec![Set::Microban]
     } else {
