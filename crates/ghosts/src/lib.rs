@@ -150,6 +150,19 @@ pub fn run(
                     ),
                 },
             ),
+            // The header check of `read_dataset_within` refuses these first; kept for
+            // completeness, located the same way.
+            SolveError::TablesOverBudget {
+                budget_mib,
+                need_mib,
+            } => ParseError::at(
+                dataset.header_line,
+                1,
+                ErrorKind::OverBudget {
+                    budget_mib,
+                    detail: format!("about {need_mib} MiB for the tables sized by the map"),
+                },
+            ),
         })?;
         match &solution {
             Some(solution) => writeln!(output, "{}", solution.steps())?,
