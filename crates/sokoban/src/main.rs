@@ -17,8 +17,13 @@ enum MetricArg {
 }
 
 /// Sokoban levels in XSB: proven optimal LURD solutions, one per level.
+///
+/// Input: XSB level collections, many boxes, on standard input (docs/sokoban.md).
+///
+/// A malformed level is reported as `error: line L, column C: ...` and skipped; the run
+/// then ends with status 1 (docs/errors.md).
 #[derive(Debug, Parser)]
-#[command(version, about)]
+#[command(version)]
 struct Cli {
     /// What to minimise first.
     #[arg(long, value_enum, default_value_t = MetricArg::Pushes)]
