@@ -297,7 +297,7 @@ pub struct Args {
     #[arg(value_enum)]
     program: Option<Program>,
     #[command(flatten)]
-    sokoban: crate::bench_sokoban::Args,
+    sokoban: crate::bench_sokoban::SokobanArgs,
 }
 
 /// The programs the bench has workloads for.

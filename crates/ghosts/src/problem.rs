@@ -9,10 +9,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use grid_core::limits::{DEFAULT_MEMORY_MIB, Limits};
+use grid_core::limits::{DEFAULT_MEMORY_MIB, Limits, MIB};
 use grid_core::{CaseReader, CellError, CellId, ErrorKind, Grid, ParseError};
 
-use crate::parse::{MAX_GHOSTS, read_dataset_within};
+use crate::parse::{BYTES_PER_CELL, BYTES_PER_CELL_PER_GHOST, MAX_GHOSTS, read_dataset_within};
 use crate::search::Plan;
 
 /// A map with its ghosts: where each starts and where its home is.
@@ -310,6 +310,18 @@ pub enum SolveError {
         /// What ran out, in words.
         detail: String,
     },
+    /// The tables sized by the map ([`BYTES_PER_CELL`] + n x [`BYTES_PER_CELL_PER_GHOST`]
+    /// bytes a cell, walls included) would pass [`Options::memory_mib`] before the search
+    /// starts.
+    #[error(
+        "the tables sized by the map need about {need_mib} MiB, more than the memory budget of {budget_mib} MiB"
+    )]
+    TablesOverBudget {
+        /// The budget, in MiB.
+        budget_mib: u64,
+        /// The estimated need, in MiB (rounded up).
+        need_mib: u64,
+    },
 }
 
 impl SolveError {
@@ -321,6 +333,9 @@ impl SolveError {
                 if *placements == 1 { "" } else { "s" }
             ),
             SolveError::OverBudgetPlanning { detail, .. } => detail.clone(),
+            SolveError::TablesOverBudget { need_mib, .. } => {
+                format!("about {need_mib} MiB for the tables sized by the map")
+            }
         }
     }
 
@@ -328,7 +343,8 @@ impl SolveError {
     pub fn budget_mib(&self) -> u64 {
         match self {
             SolveError::OverBudget { budget_mib, .. }
-            | SolveError::OverBudgetPlanning { budget_mib, .. } => *budget_mib,
+            | SolveError::OverBudgetPlanning { budget_mib, .. }
+            | SolveError::TablesOverBudget { budget_mib, .. } => *budget_mib,
         }
     }
 }
@@ -347,13 +363,26 @@ impl SolveError {
 /// ```
 ///
 /// # Errors
-/// [`SolveError::OverBudget`] when the search would need more than
-/// [`Options::memory_mib`].
+/// [`SolveError::TablesOverBudget`] when the map's tables alone would not fit in
+/// [`Options::memory_mib`] (checked before anything is allocated), and
+/// [`SolveError::OverBudget`] when the placements the search stores would pass it,
+/// [`SolveError::OverBudgetPlanning`] when the many-agent methods would.
 ///
 /// # Complexity
 /// The portfolio of [`crate::mapf`]: the joint-placement A* of [`crate::search`] for few
 /// ghosts, fixed-horizon planning and SAT decisions for more.
 pub fn solve(dataset: &Dataset, options: &Options) -> Result<Option<Solution>, SolveError> {
+    let grid = dataset.grid();
+    let per_cell = BYTES_PER_CELL + BYTES_PER_CELL_PER_GHOST * dataset.ghost_count() as u64;
+    let need = (grid.height() as u64)
+        .saturating_mul(grid.width() as u64)
+        .saturating_mul(per_cell);
+    if need > options.memory_mib.saturating_mul(MIB) {
+        return Err(SolveError::TablesOverBudget {
+            budget_mib: options.memory_mib,
+            need_mib: need.div_ceil(MIB),
+        });
+    }
     let found = crate::mapf::solve_dataset(
         dataset,
         options.plan,
@@ -454,13 +483,25 @@ mod tests {
     #[test]
     fn a_tiny_budget_is_a_typed_error() {
         let d: Dataset = "5 2 2\nab   \n   BA\n".parse().unwrap();
-        let options = Options {
+        let options = |memory_mib| Options {
             plan: false,
-            memory_mib: 0,
+            memory_mib,
         };
+        assert_eq!(
+            solve(&d, &options(0)),
+            Err(SolveError::TablesOverBudget {
+                budget_mib: 0,
+                need_mib: 1
+            })
+        );
+        // 26 ghosts in an open room: the tables fit, the placements do not.
+        let mut rows = vec![" ".repeat(30); 10];
+        rows[0] = ('a'..='z').chain("    ".chars()).collect();
+        rows[9] = "    ".chars().chain(('A'..='Z').rev()).collect();
+        let crowd: Dataset = format!("30 10 26\n{}\n", rows.join("\n")).parse().unwrap();
         assert!(matches!(
-            solve(&d, &options),
-            Err(SolveError::OverBudget { budget_mib: 0, .. })
+            solve(&crowd, &options(1)),
+            Err(SolveError::OverBudget { budget_mib: 1, .. })
         ));
     }
 }

@@ -353,7 +353,9 @@ fn pair_bound_searches_equal_plain_bfs() {
         let d = parse(&text);
         let expected = reference_steps(&d);
         for after in [PairsAfter::Expansions(0), PairsAfter::Expansions(3)] {
+            let t0 = std::time::Instant::now();
             let solution = solve_with(&d, true, 64, after).unwrap();
+            eprintln!("  fast {after:?} {:?}", t0.elapsed());
             assert_eq!(solution.steps, expected, "{after:?}, map:\n{text}");
             if let Some(plan) = &solution.plan {
                 assert_eq!(check_plan(&d, plan), Ok(plan.len()));
@@ -361,4 +363,145 @@ fn pair_bound_searches_equal_plain_bfs() {
         }
         compared += 1;
     }
+}
+
+/// Every placement one step after `before`, built ghost by ghost: each ghost stays or
+/// moves to a neighbour, and a choice is kept only when it lands on no cell taken by an
+/// earlier ghost and swaps with none. The same rule as [`reference_steps`], without its
+/// 5^n product, so that 5 to 8 ghosts stay affordable.
+fn next_placements(grid: &grid_core::Grid, before: &[CellId]) -> Vec<Vec<CellId>> {
+    fn extend(
+        grid: &grid_core::Grid,
+        before: &[CellId],
+        after: &mut Vec<CellId>,
+        out: &mut Vec<Vec<CellId>>,
+    ) {
+        let i = after.len();
+        if i == before.len() {
+            out.push(after.clone());
+            return;
+        }
+        let from = before[i];
+        for to in std::iter::once(from).chain(grid.neighbours(from).map(|(_, n)| n)) {
+            let fits = (0..i).all(|j| after[j] != to && !(after[j] == from && to == before[j]));
+            if fits {
+                after.push(to);
+                extend(grid, before, after, out);
+                after.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    extend(grid, before, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Plain breadth-first search over joint placements with [`next_placements`]: the fewest
+/// steps, `None` when the homes are never reached.
+fn reference_steps_by_ghost(dataset: &Dataset) -> Option<u32> {
+    let mut seen: HashMap<Vec<CellId>, u32> = HashMap::new();
+    let mut queue = VecDeque::new();
+    seen.insert(dataset.starts().to_vec(), 0);
+    queue.push_back(dataset.starts().to_vec());
+    while let Some(placement) = queue.pop_front() {
+        let steps = seen[&placement];
+        if placement == dataset.homes() {
+            return Some(steps);
+        }
+        for after in next_placements(dataset.grid(), &placement) {
+            if !seen.contains_key(&after) {
+                seen.insert(after.clone(), steps + 1);
+                queue.push_back(after);
+            }
+        }
+    }
+    None
+}
+
+/// 5 to 8 ghosts on tiny maps, against [`reference_steps_by_ghost`]. The ghosts live in a
+/// crowded corridor (one or two cells more than ghosts) with a pocket or two beside it,
+/// where they can step aside and pass. Beside it, each map has a walled-off open square no
+/// ghost can reach, just large enough that C^n passes 2^64 for its C corridor cells: the
+/// search then packs a placement into several 64-bit words, a key layout no other test
+/// reaches. The datasets are built in code ([`Dataset::new`]); the homes are where a
+/// random walk of legal steps leads (three cases in four: solvable, often in fewer steps
+/// than walked) or drawn at random (often unsolvable), so a ghost may end on another's
+/// start.
+#[test]
+fn five_to_eight_ghosts_with_multi_word_keys_match_plain_bfs() {
+    let mut rng = SplitMix64::new(16015);
+    let (mut unsolvable, mut shorter) = (0, 0);
+    let mut per_ghosts = [0; 9];
+    for case in 0..48 {
+        let ghosts = 5 + case % 4;
+        let length = ghosts + rng.between(1, 2);
+        let mut pockets = vec![rng.below(length)];
+        if rng.percent(50) {
+            pockets.push(rng.below(length));
+        }
+        let room: Vec<(usize, usize)> = (0..length)
+            .map(|c| (0, c))
+            .chain(pockets.iter().map(|&c| (1, c)))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        // The smallest square side with (room + side^2)^ghosts above 2^64.
+        let side = (1..)
+            .find(|&side: &usize| {
+                let cells = (room.len() + side * side) as u128;
+                cells
+                    .checked_pow(ghosts as u32)
+                    .is_none_or(|c| c > u128::from(u64::MAX))
+            })
+            .unwrap();
+        let (height, width) = (3 + side, length.max(side));
+        let grid = grid_core::Grid::new(height, width, |r, c| {
+            room.contains(&(r, c)) || (r > 2 && c < side)
+        });
+        let mut starts = room.clone();
+        rng.shuffle(&mut starts);
+        starts.truncate(ghosts);
+        let cell = |&(r, c): &(usize, usize)| grid.cell(r, c).unwrap();
+        let walked = rng.between(1, 8);
+        let homes: Vec<(usize, usize)> = if case % 4 == 3 {
+            let mut homes = room.clone();
+            rng.shuffle(&mut homes);
+            homes.truncate(ghosts);
+            homes
+        } else {
+            let mut at: Vec<CellId> = starts.iter().map(cell).collect();
+            for _ in 0..walked {
+                let next = next_placements(&grid, &at);
+                at = next[rng.below(next.len())].clone();
+            }
+            at.iter().map(|&c| grid.position(c)).collect()
+        };
+        let d = Dataset::new(grid.clone(), &starts, &homes).unwrap();
+        let cells = d.grid().cell_count() as u128;
+        assert!(
+            cells.pow(ghosts as u32) > u128::from(u64::MAX),
+            "one-word keys"
+        );
+        let expected = reference_steps_by_ghost(&d);
+        for after in [PairsAfter::Measured, PairsAfter::Expansions(0)] {
+            let solution = solve_with(&d, true, 64, after).unwrap();
+            assert_eq!(
+                solution.steps, expected,
+                "{ghosts} ghosts, {after:?}, starts {starts:?}, homes {homes:?}, pockets {pockets:?}"
+            );
+            if let (Some(steps), Some(plan)) = (solution.steps, &solution.plan) {
+                assert_eq!(check_plan(&d, plan), Ok(steps as usize));
+            }
+        }
+        match expected {
+            None => unsolvable += 1,
+            Some(steps) if case % 4 != 3 && (steps as usize) < walked => shorter += 1,
+            Some(_) => {}
+        }
+        per_ghosts[ghosts] += 1;
+    }
+    assert!(per_ghosts[5..].iter().all(|&k| k == 12), "{per_ghosts:?}");
+    // Both outcomes, and walks that the search shortens.
+    assert!((1..=12).contains(&unsolvable), "unsolvable: {unsolvable}");
+    assert!(shorter > 5, "shorter than walked: {shorter}");
 }

@@ -25,6 +25,66 @@ pub struct Board<'a> {
     /// best side ([`NO_PUSHES`] when there is none).
     distance: Vec<u32>,
     dead: Vec<bool>,
+    /// `[box * cells + player]`: fewest moves that bring a lone box from `box` onto any
+    /// goal with the player starting on `player` ([`NO_STEPS`] when none); empty when the
+    /// level has more than [`LONE_STEPS_MAX_CELLS`] cells.
+    lone_steps: Vec<u16>,
+}
+
+/// The lone-box steps of a position from which no goal can be reached.
+pub const NO_STEPS: u32 = u16::MAX as u32;
+
+/// The most floor cells for which the lone-box steps table (2 bytes per (box, player)
+/// pair) is built: 1024 cells take 2 MiB.
+pub const LONE_STEPS_MAX_CELLS: usize = 1024;
+
+/// Fewest moves for a lone box from every (box square, player square) onto any goal:
+/// one backward breadth-first search over the pairs, from every pair with the box on a
+/// goal. Reversed, a walk moves the player back one square (not onto the box), and a push
+/// moves the box back onto the player's square and the player one further.
+///
+/// # Complexity
+/// O(cells^2) time and memory.
+fn lone_box_steps(grid: &Grid, goal: &[bool]) -> Vec<u16> {
+    let n = grid.cell_count();
+    let mut steps = vec![u16::MAX; n * n];
+    let mut queue: Vec<u32> = Vec::new();
+    for g in (0..n).filter(|&g| goal[g]) {
+        for p in (0..n).filter(|&p| p != g) {
+            steps[g * n + p] = 0;
+            queue.push((g * n + p) as u32);
+        }
+    }
+    let mut head = 0;
+    while head < queue.len() {
+        let at = queue[head] as usize;
+        head += 1;
+        let (b, p) = (CellId::new(at / n), CellId::new(at % n));
+        let next = steps[at] + 1;
+        if next == u16::MAX {
+            return Vec::new(); // too far to store: no table rather than a wrong one
+        }
+        for (dir, before) in grid.neighbours(p) {
+            if before == b {
+                continue;
+            }
+            // A walk from `before` onto `p`, in the direction from `before` to `p`.
+            let walk = b.index() * n + before.index();
+            if steps[walk] == u16::MAX {
+                steps[walk] = next;
+                queue.push(walk as u32);
+            }
+            // A push from `before` that moved the box from `p` onto `b`.
+            if grid.neighbour(p, dir.opposite()) == Some(b) {
+                let push = p.index() * n + before.index();
+                if steps[push] == u16::MAX && !goal[p.index()] {
+                    steps[push] = next;
+                    queue.push(push as u32);
+                }
+            }
+        }
+    }
+    steps
 }
 
 impl<'a> Board<'a> {
@@ -58,12 +118,18 @@ impl<'a> Board<'a> {
         let dead = (0..n)
             .map(|c| (0..goal_count).all(|j| distance[j * n + c] == NO_PUSHES))
             .collect();
+        let lone_steps = if n <= LONE_STEPS_MAX_CELLS {
+            lone_box_steps(grid, &goal)
+        } else {
+            Vec::new()
+        };
         Board {
             grid,
             goal,
             goal_count,
             distance,
             dead,
+            lone_steps,
         }
     }
 
@@ -87,6 +153,24 @@ impl<'a> Board<'a> {
     /// Number of goals.
     pub fn goal_count(&self) -> usize {
         self.goal_count
+    }
+
+    /// Fewest moves that bring a lone box from `cell` onto any goal with the player on
+    /// `player`, or [`NO_STEPS`]; 0 when the table is not built (large levels).
+    ///
+    /// A lower bound on the moves left of a state with many boxes: the player's track
+    /// in any solution, other boxes taken away, is a lone-box solution for each box.
+    #[inline]
+    pub fn lone_steps(&self, cell: usize, player: usize) -> u32 {
+        let n = self.grid.cell_count();
+        self.lone_steps
+            .get(cell * n + player)
+            .map_or(0, |&s| u32::from(s))
+    }
+
+    /// The bytes of the tables.
+    pub fn bytes(&self) -> u64 {
+        (self.distance.len() * 4 + self.lone_steps.len() * 2 + self.dead.len() * 2) as u64
     }
 
     /// Fewest pushes of a lone box from `cell` to goal number `goal`, or [`NO_PUSHES`].

@@ -10,6 +10,7 @@
 //! - [`matching`]: the minimum-cost matching bound;
 //! - [`mod@verify`]: the LURD replay checker;
 //! - [`show`]: the level drawn after every push (`--show`);
+//! - [`svg`]: the solution as an animated SVG picture (`--svg`);
 //! - `generate` (feature `generate`): seeded small random levels for the tests.
 //!
 //! ```
@@ -39,10 +40,12 @@ pub mod matching;
 pub mod parse;
 pub mod search;
 pub mod show;
+pub mod svg;
 pub mod verify;
 
 use std::fmt;
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use grid_core::RunError;
@@ -153,6 +156,10 @@ pub struct RunOptions {
     pub levels: Option<(usize, usize)>,
     /// Draw the level after every push of the solution.
     pub show: bool,
+    /// Where to save each answered level as an animated picture (`--svg FILE`): the k-th
+    /// level answered goes to the file [`grid_core::svg::case_path`] names (`FILE` for the
+    /// first, `FILE-k.svg` after it).
+    pub svg: Option<PathBuf>,
 }
 
 impl Default for RunOptions {
@@ -162,19 +169,22 @@ impl Default for RunOptions {
             max_cells: DEFAULT_MAX_CELLS,
             levels: None,
             show: false,
+            svg: None,
         }
     }
 }
 
 /// Reads the levels of `input` one by one and writes for each selected one its title line
-/// and its answer line (with `--show`, the drawings), flushing after each. A malformed
+/// and its answer line (with `--show`, the drawings), flushing after each, and with
+/// [`RunOptions::svg`] saves its picture. A malformed
 /// level gets `error: line L, column C: ...` on `errors` and nothing on `output`, and the
 /// next level is read.
 ///
 /// Returns the number of malformed levels (the binary exits with 1 when it is not 0).
 ///
 /// # Errors
-/// [`RunError::Output`] when writing fails, [`RunError::Input`] when reading fails.
+/// [`RunError::Output`] when writing fails, [`RunError::Input`] when reading fails,
+/// [`RunError::Picture`] when a picture cannot be saved.
 pub fn run(
     input: impl BufRead,
     output: &mut impl Write,
@@ -183,6 +193,7 @@ pub fn run(
 ) -> Result<usize, RunError> {
     let mut collection = Collection::new(input, options.max_cells);
     let mut malformed = 0;
+    let mut answered = 0u64;
     while let Some(text) = collection.next_level()? {
         if let Some((first, last)) = options.levels {
             if text.number < first {
@@ -208,6 +219,16 @@ pub fn run(
             show::show(&level, &s.lurd, output)?;
         }
         output.flush()?;
+        answered += 1;
+        if let Some(path) = &options.svg {
+            let lurd = match &outcome {
+                Outcome::Solved(s) => Some(s.lurd.as_str()),
+                _ => None,
+            };
+            grid_core::svg::write_file(&grid_core::svg::case_path(path, answered), |file| {
+                svg::write_svg(file, &level, lurd)
+            })?;
+        }
     }
     Ok(malformed)
 }

@@ -1,6 +1,7 @@
 //! `sokoban`: reads XSB levels on standard input, writes their optimal solutions.
 
 use std::io::{self, BufWriter};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -16,8 +17,13 @@ enum MetricArg {
 }
 
 /// Sokoban levels in XSB: proven optimal LURD solutions, one per level.
+///
+/// Input: XSB level collections, many boxes, on standard input (docs/sokoban.md).
+///
+/// A malformed level is reported as `error: line L, column C: ...` and skipped; the run
+/// then ends with status 1 (docs/errors.md).
 #[derive(Debug, Parser)]
-#[command(version, about)]
+#[command(version)]
 struct Cli {
     /// What to minimise first.
     #[arg(long, value_enum, default_value_t = MetricArg::Pushes)]
@@ -37,6 +43,10 @@ struct Cli {
     /// Draw the level after every push of each solution.
     #[arg(long)]
     show: bool,
+    /// Save each answered level's solution as an animated SVG: FILE for the first,
+    /// FILE-2.svg, FILE-3.svg, ... for the next ones.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
 }
 
 fn parse_range(text: &str) -> Result<(usize, usize), String> {
@@ -80,6 +90,7 @@ fn main() -> ExitCode {
         max_cells: cli.max_cells,
         levels: cli.level,
         show: cli.show,
+        svg: cli.svg,
     };
     match sokoban::run(
         io::stdin().lock(),

@@ -9,14 +9,16 @@
 //! player walks (boxes as walls, breadth-first) to the square behind a box and pushes it;
 //! the edge costs 1 push and walk + 1 moves.
 //!
-//! The bound is the minimum-cost matching of boxes to goals on lone-box push distances
-//! ([`crate::matching`], [`crate::board`]): it bounds the pushes still needed, and since
-//! every push is a move it bounds the moves too. As a pair, (bound, bound) never exceeds
-//! the remaining cost in the lexicographic order, for either metric, so the first solved
-//! state taken from the queue is optimal on both keys. The per-square distances take the
-//! best side of each box, which makes the bound admissible but not always consistent, so a
-//! state reached again more cheaply is queued again (re-opened); a queue entry whose cost
-//! is no longer its state's is skipped.
+//! The bound is a pair. Pushes: the minimum-cost matching of boxes to goals on lone-box
+//! push distances ([`crate::matching`], [`crate::board`]). Moves: at least those pushes,
+//! and at least, for every box, the fewest moves that bring that box alone onto a goal
+//! with the player starting on its square ([`Board::lone_steps`]): the player's track in
+//! any solution, the other boxes taken away, solves each one-box level. In the metric's
+//! order the pair never exceeds the remaining cost lexicographically, so the first solved
+//! state taken from the queue is optimal on both keys. The per-square push distances take
+//! the best side of each box, which makes the bound admissible but not always consistent,
+//! so a state reached again more cheaply is queued again (re-opened); a queue entry whose
+//! cost is no longer its state's is skipped.
 //!
 //! Pruned, because no solution passes there (so every optimum survives for both metrics):
 //! pushes onto dead squares, pushes that freeze a box off a goal ([`crate::board::Freeze`]),
@@ -34,7 +36,7 @@ use std::time::Instant;
 
 use grid_core::{CellId, Dir, Grid};
 
-use crate::board::{Board, Freeze};
+use crate::board::{Board, Freeze, NO_STEPS};
 use crate::matching::Matcher;
 use crate::parse::Level;
 use crate::{Limit, Metric, Outcome, Solution, SolveOptions};
@@ -49,8 +51,9 @@ const HOPELESS: u32 = u32::MAX;
 struct Info {
     /// Cost from the start in the metric's order (first key, second key).
     cost: [u32; 2],
-    /// Matching bound on the pushes still needed, or [`HOPELESS`].
-    bound: u32,
+    /// Lower bound on the cost still needed, in the metric's order; its
+    /// first key is [`HOPELESS`] when the state cannot be solved.
+    bound: [u32; 2],
     /// The state it was reached from, or [`ROOT`].
     parent: u32,
 }
@@ -122,16 +125,31 @@ impl Budget {
     }
 }
 
+/// One slot of the hash index: the state's key and its number ([`EMPTY`] when free).
+///
+/// When every square fits a byte and the state has at most 16 of them (most real levels),
+/// the key is the state itself, packed, so a lookup reads one slot and nothing else;
+/// otherwise it is a 64-bit hash and equal keys are confirmed on the squares.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    key: [u64; 2],
+    state: u32,
+}
+
+/// A free [`Slot`].
+const EMPTY: u32 = u32::MAX;
+
 /// The states seen: their squares in one flat array, an open-addressing hash index over
-/// them, and their [`Info`].
+/// them (linear probing, at most half full), and their [`Info`].
 #[derive(Debug)]
 struct Table {
     /// Words per state: k boxes, then the player.
     stride: usize,
     words: Vec<u16>,
     info: Vec<Info>,
-    /// `(hash tag << 32) | (state + 1)`, 0 when empty.
-    slots: Vec<u64>,
+    slots: Vec<Slot>,
+    /// The key is the packed state (see [`Slot`]).
+    packed: bool,
     zobrist: Vec<u64>,
 }
 
@@ -141,19 +159,36 @@ impl Table {
             stride: k + 1,
             words: Vec::new(),
             info: Vec::new(),
-            slots: vec![0; 1 << 10],
+            slots: vec![
+                Slot {
+                    key: [0; 2],
+                    state: EMPTY
+                };
+                1 << 10
+            ],
+            packed: cells <= 256 && k < 16,
             // Per cell: one key for a box there, one for the player there.
             zobrist: (0..cells as u64 * 2).map(mix).collect(),
         }
     }
 
-    fn hash(&self, words: &[u16]) -> u64 {
-        let (boxes, player) = words.split_at(self.stride - 1);
-        let mut h = self.zobrist[player[0] as usize * 2 + 1];
-        for &b in boxes {
-            h ^= self.zobrist[b as usize * 2];
+    /// The slot key of a state and the hash that places it.
+    #[inline]
+    fn key(&self, words: &[u16]) -> ([u64; 2], u64) {
+        if self.packed {
+            let mut key = [0u64; 2];
+            for (i, &w) in words.iter().enumerate() {
+                key[i / 8] |= u64::from(w) << (8 * (i % 8));
+            }
+            (key, mix(key[0] ^ mix(key[1])))
+        } else {
+            let (boxes, player) = words.split_at(self.stride - 1);
+            let mut h = self.zobrist[player[0] as usize * 2 + 1];
+            for &b in boxes {
+                h ^= self.zobrist[b as usize * 2];
+            }
+            ([h, 0], h)
         }
-        h
     }
 
     fn words(&self, state: u32) -> &[u16] {
@@ -161,65 +196,63 @@ impl Table {
         &self.words[at..at + self.stride]
     }
 
-    /// The state with these squares, if seen.
-    fn find(&self, words: &[u16], hash: u64) -> Result<u32, usize> {
+    /// The state with these squares, if seen, else the free slot where it goes.
+    #[inline]
+    fn find(&self, words: &[u16], key: ([u64; 2], u64)) -> Result<u32, usize> {
         let mask = self.slots.len() - 1;
-        let tag = hash >> 32;
-        let mut i = hash as usize & mask;
+        let mut i = key.1 as usize & mask;
         loop {
             let slot = self.slots[i];
-            if slot == 0 {
+            if slot.state == EMPTY {
                 return Err(i);
             }
-            if slot >> 32 == tag {
-                let state = (slot as u32) - 1;
-                if self.words(state) == words {
-                    return Ok(state);
-                }
+            if slot.key == key.0 && (self.packed || self.words(slot.state) == words) {
+                return Ok(slot.state);
             }
             i = (i + 1) & mask;
         }
     }
 
-    /// Adds a new state at the empty slot `slot` found by [`Table::find`]; `None` when the
+    /// Adds a new state at the free slot `slot` found by [`Table::find`]; `None` when the
     /// budget does not allow it.
     fn insert(
         &mut self,
         words: &[u16],
-        hash: u64,
+        key: ([u64; 2], u64),
         slot: usize,
         info: Info,
         budget: &mut Budget,
     ) -> Option<u32> {
         let state = self.info.len() as u32;
-        if state == u32::MAX - 1 || !budget.room(&mut self.info) {
+        if state >= EMPTY - 1 || !budget.room(&mut self.info) {
             return None;
         }
-        for _ in 0..self.stride {
-            if !budget.room(&mut self.words) {
-                return None;
-            }
-            // `room` reserves at least `stride` words whenever it grows.
+        // `room` grows by at least 1024 words, more than one state's.
+        if self.words.len() + self.stride > self.words.capacity() && !budget.room(&mut self.words) {
+            return None;
         }
         self.words.extend_from_slice(words);
         self.info.push(info);
-        self.slots[slot] = ((hash >> 32) << 32) | u64::from(state + 1);
+        self.slots[slot] = Slot { key: key.0, state };
         if self.info.len() * 2 > self.slots.len() {
-            let bigger = (self.slots.len() * 2 * size_of::<u64>()) as u64;
-            if budget.bytes + bigger > budget.limit {
+            let old = (self.slots.len() * size_of::<Slot>()) as u64;
+            if budget.bytes + 2 * old > budget.limit {
                 return None;
             }
-            budget.bytes += bigger;
-            budget.bytes -= (self.slots.len() * size_of::<u64>()) as u64;
-            let mut slots = vec![0u64; self.slots.len() * 2];
+            budget.bytes += old;
+            let empty = Slot {
+                key: [0; 2],
+                state: EMPTY,
+            };
+            let mut slots = vec![empty; self.slots.len() * 2];
             let mask = slots.len() - 1;
             for s in 0..self.info.len() as u32 {
-                let h = self.hash(self.words(s));
-                let mut i = h as usize & mask;
-                while slots[i] != 0 {
+                let (key, hash) = self.key(self.words(s));
+                let mut i = hash as usize & mask;
+                while slots[i].state != EMPTY {
                     i = (i + 1) & mask;
                 }
-                slots[i] = ((h >> 32) << 32) | u64::from(s + 1);
+                slots[i] = Slot { key, state: s };
             }
             self.slots = slots;
         }
@@ -345,26 +378,42 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
         limit: options.memory_mib.saturating_mul(1 << 20),
     };
     let mut table = Table::new(k, n);
-    budget.bytes += (table.slots.len() * 8 + table.zobrist.len() * 8) as u64;
+    budget.bytes +=
+        (table.slots.len() * size_of::<Slot>() + table.zobrist.len() * 8) as u64 + board.bytes();
     let mut matcher = Matcher::new();
     let mut walker = Walker::new(n);
     let mut freeze = Freeze::new(n);
     let mut occupied = vec![false; n];
 
-    let bound_of = |matcher: &mut Matcher, words: &[u16]| {
-        matcher
-            .min_cost(k, |i, j| board.distance(j, words[i] as usize))
-            .unwrap_or(HOPELESS)
+    // The bound of a state: pushes >= the matching; moves >= the pushes, and >= the
+    // lone-box moves of every box from the player's square.
+    let bound_of = |matcher: &mut Matcher, words: &[u16]| -> [u32; 2] {
+        let Some(pushes) = matcher.min_cost(k, |i, j| board.distance(j, words[i] as usize)) else {
+            return [HOPELESS; 2];
+        };
+        let player = words[k] as usize;
+        let mut moves = pushes;
+        for &b in &words[..k] {
+            let lone = board.lone_steps(b as usize, player);
+            if lone == NO_STEPS {
+                return [HOPELESS; 2];
+            }
+            moves = moves.max(lone);
+        }
+        match options.metric {
+            Metric::Pushes => [pushes, moves],
+            Metric::Moves => [moves, pushes],
+        }
     };
 
     let mut start: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
     start.push(level.player().index() as u16);
     let bound = bound_of(&mut matcher, &start);
-    if bound == HOPELESS {
+    if bound[0] == HOPELESS {
         return Outcome::Unsolvable;
     }
-    let hash = table.hash(&start);
-    let Err(slot) = table.find(&start, hash) else {
+    let key = table.key(&start);
+    let Err(slot) = table.find(&start, key) else {
         return Outcome::Unknown(Limit::Memory);
     };
     let info = Info {
@@ -372,25 +421,22 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
         bound,
         parent: ROOT,
     };
-    if table
-        .insert(&start, hash, slot, info, &mut budget)
-        .is_none()
-    {
+    if table.insert(&start, key, slot, info, &mut budget).is_none() {
         return Outcome::Unknown(Limit::Memory);
     }
     let mut queue = Queue::default();
-    queue.push([bound, bound], 0, 0);
+    queue.push(bound, 0, 0);
     let mut expanded = 0u64;
     let mut words = vec![0u16; k + 1];
     let mut child = vec![0u16; k + 1];
 
     while let Some((f, state)) = queue.pop() {
         let info = table.info[state as usize];
-        if [info.cost[0] + info.bound, info.cost[1] + info.bound] != f {
+        if [info.cost[0] + info.bound[0], info.cost[1] + info.bound[1]] != f {
             continue; // reached again more cheaply since it was queued
         }
         words.copy_from_slice(table.words(state));
-        if info.bound == 0 && words[..k].iter().all(|&b| board.is_goal(b as usize)) {
+        if info.bound[0] == 0 && words[..k].iter().all(|&b| board.is_goal(b as usize)) {
             return Outcome::Solved(read_solution(level, &table, state, &mut walker));
         }
         expanded += 1;
@@ -439,11 +485,11 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                     Metric::Pushes => [info.cost[0] + step[0], info.cost[1] + step[1]],
                     Metric::Moves => [info.cost[0] + step[1], info.cost[1] + step[0]],
                 };
-                let hash = table.hash(&child);
-                let (target, bound) = match table.find(&child, hash) {
+                let key = table.key(&child);
+                let (target, bound) = match table.find(&child, key) {
                     Ok(seen) => {
                         let old = &mut table.info[seen as usize];
-                        if old.bound == HOPELESS || cost >= old.cost {
+                        if old.bound[0] == HOPELESS || cost >= old.cost {
                             continue;
                         }
                         old.cost = cost;
@@ -457,20 +503,20 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                             bound,
                             parent: state,
                         };
-                        match table.insert(&child, hash, slot, info, &mut budget) {
+                        match table.insert(&child, key, slot, info, &mut budget) {
                             Some(s) => (s, bound),
                             None => return Outcome::Unknown(Limit::Memory),
                         }
                     }
                 };
-                if bound == HOPELESS {
+                if bound[0] == HOPELESS {
                     continue;
                 }
                 if budget.bytes + QUEUE_ENTRY_BYTES > budget.limit {
                     return Outcome::Unknown(Limit::Memory);
                 }
                 budget.bytes += QUEUE_ENTRY_BYTES;
-                queue.push([cost[0] + bound, cost[1] + bound], cost[0], target);
+                queue.push([cost[0] + bound[0], cost[1] + bound[1]], cost[0], target);
             }
         }
         for &b in &words[..k] {

@@ -1,0 +1,101 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Fuzzing on stable Rust: seeded mutations of the testdata corpus and random small
+//! levels go through [`sokoban::run`] in-process with small budgets. Every run must end
+//! without a panic; every error line must be located; every answer must be the answer of
+//! the level at its place (same title) and replay with [`sokoban::verify`] to its counts.
+
+use std::path::Path;
+use std::time::Duration;
+
+use grid_core::rng::SplitMix64;
+use sokoban::{Collection, Level, Metric, RunOptions, SolveOptions, generate, run, verify};
+use test_support::mutate::{answered_rounds, mutate};
+
+/// The bytes of XSB levels, for plausible insertions.
+const ALPHABET: &[u8] = b"#@+$*. -_;\n";
+
+fn options(metric: Metric) -> RunOptions {
+    RunOptions {
+        solve: SolveOptions {
+            metric,
+            memory_mib: 16,
+            time_limit: Some(Duration::from_millis(20)),
+        },
+        max_cells: 1024,
+        ..RunOptions::default()
+    }
+}
+
+/// Runs `input`, checks every line of both streams, and says whether it had no error.
+fn check(input: &[u8], metric: Metric) -> bool {
+    let options = options(metric);
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let malformed = run(input, &mut out, &mut err, &options).unwrap();
+    let err = String::from_utf8(err).unwrap();
+    assert_eq!(err.lines().count(), malformed, "{err}");
+    for line in err.lines() {
+        assert!(line.starts_with("error: line "), "{line}");
+    }
+    // The well-formed levels, in order, are the ones answered.
+    let mut levels = Vec::new();
+    let mut collection = Collection::new(input, options.max_cells);
+    while let Some(text) = collection.next_level().unwrap() {
+        if let Ok(level) = Level::from_text(&text) {
+            levels.push(level);
+        }
+    }
+    let out = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2 * levels.len(), "{out}");
+    for (level, pair) in levels.iter().zip(lines.chunks(2)) {
+        assert_eq!(pair[0], level.title());
+        let answer = pair[1];
+        if answer == "-1" || answer.starts_with("unknown: ") {
+            continue;
+        }
+        let mut fields = answer.split(' ');
+        let pushes: u32 = fields.next().unwrap().parse().unwrap();
+        let moves: u32 = fields.next().unwrap().parse().unwrap();
+        let lurd = fields.next().unwrap_or("");
+        let counts = verify(level, lurd).unwrap_or_else(|e| panic!("{answer}: {e}"));
+        assert_eq!((counts.pushes, counts.moves), (pushes, moves));
+    }
+    malformed == 0
+}
+
+#[test]
+fn mutated_corpus_inputs_never_panic_and_answers_replay() {
+    let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let corpus = test_support::mutate::corpus(&testdata, "sokoban").unwrap();
+    assert!(corpus.len() >= 15, "corpus too small: {}", corpus.len());
+    for metric in [Metric::Pushes, Metric::Moves] {
+        let clean = answered_rounds(
+            8,
+            500,
+            |rng| {
+                let seed = rng.below(corpus.len());
+                mutate(rng, &corpus[seed], ALPHABET)
+            },
+            |text, _| check(text, metric),
+        );
+        assert!(clean > 100, "only {clean} of 500 inputs were well formed");
+    }
+}
+
+#[test]
+fn random_levels_with_stray_bytes_never_panic() {
+    let clean = answered_rounds(
+        9,
+        600,
+        |rng: &mut SplitMix64| {
+            let mut text = generate::collection(rng.next_u64(), 3, 4, 5).into_bytes();
+            if rng.percent(30) {
+                let at = rng.below(text.len());
+                text[at] = b"@$.*+x\xff\t"[rng.below(8)];
+            }
+            text
+        },
+        |text, _| check(text, Metric::Pushes),
+    );
+    assert!(clean > 300, "only {clean} of 600 inputs were well formed");
+}
