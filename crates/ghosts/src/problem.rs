@@ -494,14 +494,27 @@ mod tests {
                 need_mib: 1
             })
         );
-        // 26 ghosts in an open room: the tables fit, the placements do not.
-        let mut rows = vec![" ".repeat(30); 10];
-        rows[0] = ('a'..='z').chain("    ".chars()).collect();
-        rows[9] = "    ".chars().chain(('A'..='Z').rev()).collect();
-        let crowd: Dataset = format!("30 10 26\n{}\n", rows.join("\n")).parse().unwrap();
+        // 26 ghosts crossing an open room: the tables fit, and so does the many-agent
+        // search (the joint A* would not: its placements pass 1 MiB).
+        let crowd = |width: usize, height: usize| -> Dataset {
+            let mut rows = vec![" ".repeat(width); height];
+            rows[0] = ('a'..='z').chain(" ".repeat(width - 26).chars()).collect();
+            rows[height - 1] = " "
+                .repeat(width - 26)
+                .chars()
+                .chain(('A'..='Z').rev())
+                .collect();
+            format!("{width} {height} 26\n{}\n", rows.join("\n"))
+                .parse()
+                .unwrap()
+        };
+        let small = crowd(30, 10);
+        let found = solve(&small, &options(1)).unwrap().map(|s| s.steps());
+        assert!(found.is_some_and(|steps| steps >= 9 + 25), "{found:?}");
+        // In a room of 100 x 40 the planning tables ((T + 1) x cells x 8 bytes) do not.
         assert!(matches!(
-            solve(&crowd, &options(1)),
-            Err(SolveError::OverBudget { budget_mib: 1, .. })
+            solve(&crowd(100, 40), &options(1)),
+            Err(SolveError::OverBudgetPlanning { budget_mib: 1, .. })
         ));
     }
 }
