@@ -19,8 +19,8 @@ fn goal_char(i: usize) -> u8 {
     if i < 26 { b'A' + i as u8 } else { b'+' }
 }
 
-/// Frames `step 0` (the starts) to `step T`: `.` free, `@` blocked, agents and goals as
-/// [`agent_char`] and [`goal_char`] say.
+/// Frames `step 0` (the starts) to `step T`: `.` free, `@` blocked, agents `a`-`z` (then
+/// `*`), goals without their agent `A`-`Z` (then `+`).
 ///
 /// # Complexity
 /// O((T + 1) x (height x width + K)).
@@ -59,8 +59,8 @@ pub fn draw_plan(grid: &Grid, starts: &[CellId], goals: &[CellId], plan: &Plan) 
 }
 
 /// The animated picture of an instance and its `plan` (`None`: no plan), as
-/// [`crate::svg::write_svg`] draws a dataset: each agent a disc labelled as
-/// [`agent_char`] says, each goal a tinted cell.
+/// [`crate::svg::write_svg`] draws a dataset: each agent a disc labelled with
+/// its letter, `a`-`z` (then `*`), each goal a tinted cell.
 ///
 /// # Errors
 /// When writing fails.
