@@ -6,7 +6,6 @@
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use ghosts::generate::{Density, MapSpec};
 use ghosts::{Dataset, Options, read_dataset, solve};
@@ -137,20 +136,7 @@ fn scratch_dir(name: &str) -> PathBuf {
 }
 
 fn run_binary(args: &[&str], input: &str) -> std::process::Output {
-    let mut child = Command::new(BINARY)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    test_support::harness::run_with_input(Path::new(BINARY), args, input.as_bytes()).unwrap()
 }
 
 #[test]

@@ -4,9 +4,7 @@
 //! target), on every test case and on generated mazes; the binary saves one file per maze
 //! and reports a file it cannot write.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use grid_core::rng::SplitMix64;
 use grid_core::svg::Colour;
@@ -118,20 +116,7 @@ fn pictures_of_generated_mazes_replay_their_answers() {
 }
 
 fn run_binary(args: &[&str], input: &str) -> std::process::Output {
-    let mut child = Command::new(BINARY)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    test_support::harness::run_with_input(Path::new(BINARY), args, input.as_bytes()).unwrap()
 }
 
 #[test]

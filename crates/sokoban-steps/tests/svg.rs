@@ -4,9 +4,7 @@
 //! target), on every test case and on generated boards; the binary saves the file and
 //! reports one it cannot write.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use grid_core::svg::Colour;
 use sokoban_steps::{Options, Puzzle, solve};
@@ -115,20 +113,7 @@ fn pictures_of_generated_boards_replay_their_paths() {
 }
 
 fn run_binary(args: &[&str], input: &str) -> std::process::Output {
-    let mut child = Command::new(BINARY)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    test_support::harness::run_with_input(Path::new(BINARY), args, input.as_bytes()).unwrap()
 }
 
 #[test]

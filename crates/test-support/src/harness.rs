@@ -182,6 +182,19 @@ pub fn assert_quiet_exit(output: &std::process::Output) {
     assert!(output.status.success(), "{:?}", output.status);
 }
 
+/// Runs `binary` with `args` on `input`, as `binary ARGS < input` would, and collects its
+/// exit status, standard output and standard error.
+///
+/// # Errors
+/// When the process cannot run.
+pub fn run_with_input(
+    binary: &Path,
+    args: &[&str],
+    input: &[u8],
+) -> io::Result<std::process::Output> {
+    run_with_stderr(binary, args, input, Stdio::piped())
+}
+
 /// Runs `binary` with `args` on `input` with its standard error on `/dev/full`, where
 /// every write fails, as `binary < input 2>/dev/full` would. For testing that a program
 /// that cannot report an error still exits with its status rather than a panic.
@@ -193,13 +206,22 @@ pub fn run_with_full_stderr(
     args: &[&str],
     input: &[u8],
 ) -> io::Result<std::process::Output> {
-    use std::io::Write;
     let full = std::fs::OpenOptions::new().write(true).open("/dev/full")?;
+    run_with_stderr(binary, args, input, Stdio::from(full))
+}
+
+fn run_with_stderr(
+    binary: &Path,
+    args: &[&str],
+    input: &[u8],
+    stderr: Stdio,
+) -> io::Result<std::process::Output> {
+    use std::io::Write;
     let mut child = Command::new(binary)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::from(full))
+        .stderr(stderr)
         .spawn()?;
     let mut stdin = child
         .stdin
