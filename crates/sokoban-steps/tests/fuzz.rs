@@ -61,22 +61,9 @@ fn random_input(rng: &mut SplitMix64) -> Vec<u8> {
     bytes
 }
 
-/// Where this thread's fuzz runs save their picture (`--svg`): tests run in parallel.
+/// Where this thread's fuzz runs save their picture (`--svg`).
 fn scratch_svg() -> std::path::PathBuf {
-    let thread = format!("{:?}", std::thread::current().id());
-    let id: String = thread.chars().filter(char::is_ascii_digit).collect();
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("fuzz-{id}.svg"));
-    let _ = std::fs::remove_file(&path);
-    path
-}
-
-/// The picture of the first case, when the run saved one, is well-formed and keeps the
-/// writer's invariants.
-fn check_picture(path: Option<&Path>) {
-    if let Some(text) = path.and_then(|p| std::fs::read_to_string(p).ok()) {
-        let drawing = test_support::svg_reading::read(&text);
-        assert!(drawing.frames >= 1, "at least the start");
-    }
+    test_support::svg_reading::scratch_file(Path::new(env!("CARGO_TARGET_TMPDIR")))
 }
 
 /// Runs `input` and checks the outcome; returns whether it was answered without error.
@@ -90,7 +77,7 @@ fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
     };
     let mut out = Vec::new();
     let outcome = sokoban_steps::run(input, &mut out, &options);
-    check_picture(options.svg.as_deref());
+    test_support::svg_reading::check_saved(options.svg.as_deref());
     match outcome {
         Ok(()) => {
             if options.path {

@@ -190,3 +190,25 @@ pub fn read(text: &str) -> Drawing {
         sprites,
     }
 }
+
+/// A file in `dir` for the picture of this thread's fuzz runs (tests run in parallel, so
+/// each thread has its own), removed if an earlier run left it.
+pub fn scratch_file(dir: &std::path::Path) -> std::path::PathBuf {
+    let thread = format!("{:?}", std::thread::current().id());
+    let id: String = thread.chars().filter(char::is_ascii_digit).collect();
+    let path = dir.join(format!("fuzz-{id}.svg"));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// The picture of the first case, when a run saved one at `path`, is well-formed and keeps
+/// the writer's invariants.
+///
+/// # Panics
+/// When it does not (the point of the check).
+pub fn check_saved(path: Option<&std::path::Path>) {
+    if let Some(text) = path.and_then(|p| std::fs::read_to_string(p).ok()) {
+        let drawing = read(&text);
+        assert!(drawing.frames >= 1, "at least the start");
+    }
+}
