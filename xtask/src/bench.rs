@@ -298,12 +298,17 @@ pub struct Args {
     program: Option<Program>,
     #[command(flatten)]
     sokoban: crate::bench_sokoban::SokobanArgs,
+    #[command(flatten)]
+    ghosts_many: crate::bench_ghosts_many::GhostsManyArgs,
 }
 
 /// The programs the bench has workloads for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Program {
     Ghosts,
+    /// Many ghosts (4 to 13, pillar rooms, mazes, pockets), one process per dataset,
+    /// against the solver at the start of issue 9 built from git history.
+    GhostsMany,
     SokobanPath,
     SokobanSteps,
     /// The many-box solver on the published level collections (see the `--set` flags).
@@ -350,6 +355,9 @@ pub fn run(args: &Args) -> Result<(), String> {
     if args.program == Some(Program::Sokoban) {
         return crate::bench_sokoban::run(&args.sokoban, quick);
     }
+    if args.program == Some(Program::GhostsMany) {
+        return crate::bench_ghosts_many::run(&args.ghosts_many, quick);
+    }
     let wanted = |program: Program| args.program.is_none_or(|only| only == program);
     let repeats = if quick { 3 } else { 7 };
     let target = target_dir();
@@ -374,6 +382,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     };
     let mut skipped: Vec<String> = [
         (Program::Ghosts, "ghosts"),
+        (Program::GhostsMany, "ghosts-many"),
         (Program::SokobanPath, "sokoban-path"),
         (Program::SokobanSteps, "sokoban-steps"),
         (Program::Sokoban, "sokoban"),
@@ -501,6 +510,10 @@ pub fn run(args: &Args) -> Result<(), String> {
         );
     } else {
         println!("medians of {repeats} runs; no baselines, so no ratios");
+    }
+    if wanted(Program::GhostsMany) {
+        println!();
+        crate::bench_ghosts_many::run(&args.ghosts_many, quick)?;
     }
     if wanted(Program::Sokoban) {
         println!();
