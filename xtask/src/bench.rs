@@ -299,6 +299,8 @@ pub struct Args {
     #[command(flatten)]
     sokoban: crate::bench_sokoban::SokobanArgs,
     #[command(flatten)]
+    ghosts_many: crate::bench_ghosts_many::GhostsManyArgs,
+    #[command(flatten)]
     mapf: crate::bench_mapf::MapfArgs,
 }
 
@@ -306,6 +308,9 @@ pub struct Args {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Program {
     Ghosts,
+    /// Many ghosts (4 to 13, pillar rooms, mazes, pockets), one process per dataset,
+    /// against the solver at the start of issue 9 built from git history.
+    GhostsMany,
     SokobanPath,
     SokobanSteps,
     /// The many-box solver on the published level collections (see the `--set` flags).
@@ -355,6 +360,9 @@ pub fn run(args: &Args) -> Result<(), String> {
     if args.program == Some(Program::Sokoban) {
         return crate::bench_sokoban::run(&args.sokoban, quick);
     }
+    if args.program == Some(Program::GhostsMany) {
+        return crate::bench_ghosts_many::run(&args.ghosts_many, quick);
+    }
     if args.program == Some(Program::Mapf) {
         return crate::bench_mapf::run(&args.mapf, quick);
     }
@@ -382,6 +390,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     };
     let mut skipped: Vec<String> = [
         (Program::Ghosts, "ghosts"),
+        (Program::GhostsMany, "ghosts-many"),
         (Program::SokobanPath, "sokoban-path"),
         (Program::SokobanSteps, "sokoban-steps"),
         (Program::Sokoban, "sokoban"),
@@ -517,6 +526,10 @@ pub fn run(args: &Args) -> Result<(), String> {
         );
     } else {
         println!("medians of {repeats} runs; no baselines, so no ratios");
+    }
+    if wanted(Program::GhostsMany) {
+        println!();
+        crate::bench_ghosts_many::run(&args.ghosts_many, quick)?;
     }
     if wanted(Program::Sokoban) {
         println!();

@@ -53,6 +53,8 @@ const KNOWN: [(&str, &str, usize, u32); 11] = [
 
 /// The flags of the `mapf` rows.
 #[derive(Debug, Clone, clap::Args)]
+// Named apart from the other flattened groups: clap refuses two of one name.
+#[group(id = "mapf_args")]
 pub struct MapfArgs {
     /// mapf rows: CPU seconds an instance may take (default 60).
     #[arg(long, default_value_t = 60.0)]
