@@ -7,6 +7,7 @@
 
 mod bench;
 mod bench_ghosts_many;
+mod bench_mapf;
 mod bench_sokoban;
 mod find_cases;
 mod gen_cases;
