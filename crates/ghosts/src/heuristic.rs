@@ -203,8 +203,8 @@ impl PairTable {
         }
     }
 
-    /// The exact distances of the pair (see [`PairTable::bit_parallel`] and
-    /// [`PairTable::plain`]), with at most `queue_bytes` bytes of scratch for the plain
+    /// The exact distances of the pair: bit-parallel on a dense layout, else a plain
+    /// layered search with at most `queue_bytes` bytes of scratch for the plain
     /// search; `None` when that search would need more.
     pub fn new(
         bits: &CellBits,
