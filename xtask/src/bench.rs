@@ -298,16 +298,26 @@ pub struct Args {
     program: Option<Program>,
     #[command(flatten)]
     sokoban: crate::bench_sokoban::SokobanArgs,
+    #[command(flatten)]
+    ghosts_many: crate::bench_ghosts_many::GhostsManyArgs,
+    #[command(flatten)]
+    mapf: crate::bench_mapf::MapfArgs,
 }
 
 /// The programs the bench has workloads for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Program {
     Ghosts,
+    /// Many ghosts (4 to 13, pillar rooms, mazes, pockets), one process per dataset,
+    /// against the solver at the start of issue 9 built from git history.
+    GhostsMany,
     SokobanPath,
     SokobanSteps,
     /// The many-box solver on the published level collections (see the `--set` flags).
     Sokoban,
+    /// `ghosts` on the MovingAI MAPF benchmark (see the `--mapf-limit`, `--agents`, `--maps`
+    /// and `--scenarios` flags).
+    Mapf,
 }
 
 /// The baseline programs `build.sh` compiles.
@@ -350,6 +360,12 @@ pub fn run(args: &Args) -> Result<(), String> {
     if args.program == Some(Program::Sokoban) {
         return crate::bench_sokoban::run(&args.sokoban, quick);
     }
+    if args.program == Some(Program::GhostsMany) {
+        return crate::bench_ghosts_many::run(&args.ghosts_many, quick);
+    }
+    if args.program == Some(Program::Mapf) {
+        return crate::bench_mapf::run(&args.mapf, quick);
+    }
     let wanted = |program: Program| args.program.is_none_or(|only| only == program);
     let repeats = if quick { 3 } else { 7 };
     let target = target_dir();
@@ -374,9 +390,11 @@ pub fn run(args: &Args) -> Result<(), String> {
     };
     let mut skipped: Vec<String> = [
         (Program::Ghosts, "ghosts"),
+        (Program::GhostsMany, "ghosts-many"),
         (Program::SokobanPath, "sokoban-path"),
         (Program::SokobanSteps, "sokoban-steps"),
         (Program::Sokoban, "sokoban"),
+        (Program::Mapf, "mapf"),
     ]
     .into_iter()
     .filter(|&(program, _)| !wanted(program))
@@ -387,6 +405,13 @@ pub fn run(args: &Args) -> Result<(), String> {
         skipped.push(format!(
             "the sokoban rows (no level collections in {}; set SOKOBAN_LEVELS)",
             levels.display()
+        ));
+    }
+    let mapf = crate::bench_mapf::benchmark_dir();
+    if wanted(Program::Mapf) && !mapf.join("maps").is_dir() {
+        skipped.push(format!(
+            "the mapf rows (no MovingAI benchmark in {}; set MAPF_BENCHMARK)",
+            mapf.display()
         ));
     }
     let skipped_said = if skipped.is_empty() {
@@ -502,9 +527,17 @@ pub fn run(args: &Args) -> Result<(), String> {
     } else {
         println!("medians of {repeats} runs; no baselines, so no ratios");
     }
+    if wanted(Program::GhostsMany) {
+        println!();
+        crate::bench_ghosts_many::run(&args.ghosts_many, quick)?;
+    }
     if wanted(Program::Sokoban) {
         println!();
         crate::bench_sokoban::run(&args.sokoban, quick)?;
+    }
+    if wanted(Program::Mapf) {
+        println!();
+        crate::bench_mapf::run(&args.mapf, quick)?;
     }
     Ok(())
 }

@@ -1,16 +1,17 @@
 //! `cargo xtask gen PROBLEM [FLAGS]`: seeded random cases on standard output, from the
 //! generators the solver crates expose (the same ones their tests and the bench use).
 
-use ghosts::generate::{Density, Keep, MapSpec};
+use ghosts::generate::{Density, Keep, Layout, LayoutSpec, MapSpec};
 
 use clap::{Args, Subcommand, ValueEnum};
 
 /// The problem to generate cases for.
 #[derive(Debug, Subcommand)]
 pub enum Problem {
-    /// Maps that keep the statement's promises (wall border, connected corridors and
-    /// walls, a wall in every 2 x 2); a dataset that --solvable or --answers refuses is drawn
-    /// again.
+    /// Ghosts datasets: by default carved maps that keep the statement's promises (wall
+    /// border, connected corridors and walls, a wall in every 2 x 2), where a dataset that
+    /// --solvable or --answers refuses is drawn again; --style picks the many-ghost layouts
+    /// (pillar rooms, mazes, corridors with pockets) for up to 26 ghosts.
     Ghosts(GhostsArgs),
     /// Pushing Boxes mazes.
     SokobanPath(SokobanPathArgs),
@@ -30,18 +31,40 @@ pub struct GhostsArgs {
     /// Width x height of every map.
     #[arg(long, value_name = "WxH", default_value = "16x16", value_parser = size)]
     size: Size,
-    /// Ghosts per map.
-    #[arg(long, default_value_t = 3)]
-    ghosts: usize,
-    /// How much of the map is corridor.
+    /// Ghosts per map (1 to 26).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=26))]
+    ghosts: u8,
+    /// The kind of map.
+    #[arg(long, value_enum, default_value_t = StyleArg::Carved)]
+    style: StyleArg,
+    /// How much of the map is corridor (--style carved).
     #[arg(long, value_enum, default_value_t = DensityArg::Dense)]
     density: DensityArg,
-    /// Keep only datasets with a solution.
+    /// Percent of the datasets, spread evenly, that get a corridor without pockets and
+    /// answer -1 (--style pockets).
+    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u32).range(0..=100))]
+    blocked: u32,
+    /// Keep only datasets with a solution (--style carved).
     #[arg(long, conflicts_with = "answers")]
     solvable: bool,
-    /// Keep only datasets whose fewest steps lie in MIN..=MAX.
+    /// Keep only datasets whose fewest steps lie in MIN..=MAX (--style carved).
     #[arg(long, value_name = "MIN-MAX", value_parser = answers)]
     answers: Option<std::ops::RangeInclusive<u32>>,
+}
+
+/// The map styles of `gen ghosts`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum StyleArg {
+    /// Carved from solid wall, keeping the statement's promises (--density).
+    Carved,
+    /// An open room with pillars, symmetric through the centre; every home is the point
+    /// reflection of its start.
+    Pillars,
+    /// A braided maze of one-wide corridors, starts and homes at random.
+    Maze,
+    /// One-wide corridors with one-cell pockets, the homes of each corridor in the
+    /// reverse order of its starts; --blocked percent of them answer -1.
+    Pockets,
 }
 
 /// [`Density`] as a flag value.
@@ -156,23 +179,56 @@ pub fn run(problem: Problem) -> Result<(), String> {
     Ok(())
 }
 
-fn ghosts_cases(args: &GhostsArgs) -> Result<String, String> {
+/// The text `gen ghosts` prints for `args`.
+pub(crate) fn ghosts_cases(args: &GhostsArgs) -> Result<String, String> {
+    let Size(width, height) = args.size;
+    let ghosts = usize::from(args.ghosts);
+    let layout = match args.style {
+        StyleArg::Carved => None,
+        StyleArg::Pillars => Some(Layout::PillarRoom),
+        StyleArg::Maze => Some(Layout::Maze),
+        StyleArg::Pockets => Some(Layout::Pockets),
+    };
+    if let Some(layout) = layout {
+        if args.solvable || args.answers.is_some() {
+            return Err("--solvable and --answers apply to --style carved only".to_owned());
+        }
+        let specs: Vec<LayoutSpec> = (0..args.count)
+            .map(|i| LayoutSpec {
+                width,
+                height,
+                ghosts,
+                layout: if layout == Layout::Pockets && blocked_at(i, args.blocked) {
+                    Layout::BlockedPockets
+                } else {
+                    layout
+                },
+            })
+            .collect();
+        return ghosts::generate::layout_datasets(args.seed, &specs);
+    }
     let keep = match &args.answers {
         Some(range) => Keep::Answers(range.clone()),
         None if args.solvable => Keep::Answers(0..=u32::MAX),
         None => Keep::All,
     };
-    let Size(width, height) = args.size;
     let spec = MapSpec {
         width,
         height,
-        ghosts: args.ghosts,
+        ghosts,
         density: match args.density {
             DensityArg::Dense => Density::Dense,
             DensityArg::Sparse => Density::Sparse,
         },
     };
     ghosts::generate::datasets(args.seed, args.count, spec, &keep)
+}
+
+/// Whether dataset `i` (from 0) of a run with `percent` blocked is a blocked one: the
+/// blocked datasets are spread evenly, `percent` of every hundred.
+pub fn blocked_at(i: usize, percent: u32) -> bool {
+    let p = percent as usize;
+    (i + 1) * p / 100 > i * p / 100
 }
 
 /// Sides the Sokoban generators accept here: big enough for their layouts, small enough to

@@ -89,10 +89,14 @@ pub struct RunOptions {
     pub max_cells: u64,
     /// Memory one search may use, in MiB.
     pub memory_mib: u64,
+    /// For a benchmark instance: every step of the search (bound, horizons, which method
+    /// settled it, seconds) on standard error, one `ghosts: ...` line each (`--verbose`).
+    pub verbose: bool,
 }
 
 impl Default for RunOptions {
-    /// No plan, no drawing, no picture, [`DEFAULT_MAX_CELLS`], [`DEFAULT_MEMORY_MIB`].
+    /// No plan, no drawing, no picture, [`DEFAULT_MAX_CELLS`], [`DEFAULT_MEMORY_MIB`],
+    /// quiet.
     fn default() -> Self {
         RunOptions {
             plan: false,
@@ -100,6 +104,7 @@ impl Default for RunOptions {
             svg: None,
             max_cells: DEFAULT_MAX_CELLS,
             memory_mib: DEFAULT_MEMORY_MIB,
+            verbose: false,
         }
     }
 }
@@ -227,13 +232,19 @@ pub fn run_benchmark(
     let scenario = scen::read_scenario(open(&benchmark.scen)?, &grid, benchmark.agents)
         .map_err(in_file(&benchmark.scen))?;
     let want_plan = options.plan || options.show || options.svg.is_some();
-    let solution = mapf::solve(
+    let mut trace = |event: &mapf::Event| {
+        if options.verbose {
+            eprintln!("ghosts: {event}");
+        }
+    };
+    let solution = mapf::solve_traced(
         &grid,
         &scenario.starts,
         &scenario.goals,
         want_plan,
         options.memory_mib,
         mapf::Method::Auto,
+        &mut trace,
     )
     .map_err(|e| {
         let error = match e {

@@ -41,6 +41,10 @@ struct Cli {
     /// Memory one dataset's search may use, in MiB.
     #[arg(long, default_value_t = ghosts::DEFAULT_MEMORY_MIB)]
     memory_mib: u64,
+    /// With --map: every step of the search (bound, horizons, the method that settled it,
+    /// seconds) on standard error.
+    #[arg(long, requires = "map")]
+    verbose: bool,
 }
 
 fn main() -> ExitCode {
@@ -51,6 +55,7 @@ fn main() -> ExitCode {
         svg: cli.svg,
         max_cells: cli.max_cells,
         memory_mib: cli.memory_mib,
+        verbose: cli.verbose,
     };
     let stdout = io::stdout();
     let mut output = BufWriter::new(stdout.lock());

@@ -3,12 +3,15 @@
 //!
 //! - [`harness`]: how a data-driven test case is run through a binary and rendered for
 //!   its snapshot, and the closed-pipe checks;
+//! - [`peak_memory`]: a binary run as a whole process with its peak resident memory,
+//!   for the tests of `--memory-mib`;
 //! - [`mutate`]: seeded mutations of corpus inputs, for the fuzz tests;
 //! - [`svg_reading`]: SVG pictures read back as XML, with the writer's invariants checked;
 //! - [`random_grid`]: the random grids that tests compare fast searches on.
 
 pub mod harness;
 pub mod mutate;
+pub mod peak_memory;
 pub mod svg_reading;
 
 use grid_core::Grid;

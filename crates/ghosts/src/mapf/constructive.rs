@@ -34,85 +34,14 @@ const UNSEEN: u32 = u32::MAX;
 /// See the module documentation, times `attempts`.
 pub fn plan_at(instance: &Instance<'_>, horizon: u32, attempts: usize) -> Option<Vec<Vec<u32>>> {
     let k = instance.starts.len();
-    let cells = instance.grid.cell_count();
-    let t_max = horizon as usize;
-    let options = Options::new(instance.grid);
     let mut order: Vec<usize> = (0..k).collect();
     order.sort_by_key(|&a| std::cmp::Reverse(instance.distance(a, instance.starts[a])));
+    let mut planner = Planner::new(instance, horizon);
     let mut rng = Noise(0x5EED_0F91_A4C3_2D17);
-    let mut table = vec![FREE; (t_max + 1) * cells];
-    let mut parent = vec![UNSEEN; (t_max + 1) * cells];
-    let mut layer: Vec<u32> = Vec::new();
-    let mut next_layer: Vec<u32> = Vec::new();
     for _ in 0..attempts.max(1) {
-        table.fill(FREE);
-        let mut paths: Vec<Vec<u32>> = vec![Vec::new(); k];
-        let mut failed = None;
-        for (rank, &a) in order.iter().enumerate() {
-            let goal = instance.goals[a].index() as u32;
-            let start = instance.starts[a].index() as u32;
-            let dist = instance.distances(a);
-            // Layered search over time; parent[t * C + v] = the cell at t - 1.
-            let mut touched: Vec<usize> = Vec::new();
-            layer.clear();
-            layer.push(start);
-            if table[start as usize] != FREE || dist[start as usize] as usize > t_max {
-                failed = Some(rank);
-                break;
-            }
-            parent[start as usize] = start;
-            touched.push(start as usize);
-            for t in 0..t_max {
-                next_layer.clear();
-                let row = (t + 1) * cells;
-                for &v in &layer {
-                    for &u in options.of(v) {
-                        let at = row + u as usize;
-                        if parent[at] != UNSEEN
-                            || dist[u as usize] as usize > t_max - t - 1
-                            || table[at] != FREE
-                        {
-                            continue;
-                        }
-                        // No swap with a planned agent: whoever is on u at t must not be
-                        // on v at t + 1.
-                        if u != v {
-                            let other = table[t * cells + u as usize];
-                            if other != FREE && table[row + v as usize] == other {
-                                continue;
-                            }
-                        }
-                        parent[at] = v;
-                        touched.push(at);
-                        next_layer.push(u);
-                    }
-                }
-                std::mem::swap(&mut layer, &mut next_layer);
-                if layer.is_empty() {
-                    break;
-                }
-            }
-            let reached = parent[t_max * cells + goal as usize] != UNSEEN;
-            if reached {
-                let mut path = vec![0u32; t_max + 1];
-                let mut v = goal;
-                for t in (0..=t_max).rev() {
-                    path[t] = v;
-                    table[t * cells + v as usize] = a as u32;
-                    v = parent[t * cells + v as usize];
-                }
-                paths[a] = path;
-            }
-            for at in touched {
-                parent[at] = UNSEEN;
-            }
-            if !reached {
-                failed = Some(rank);
-                break;
-            }
-        }
-        match failed {
-            None => return Some(paths),
+        planner.clear();
+        match order.iter().position(|&a| !planner.plan(a)) {
+            None => return Some(planner.paths),
             Some(rank) => {
                 // The agent that found no way goes first next time; the rest keep their
                 // order with a little noise, so attempts differ.
@@ -128,6 +57,148 @@ pub fn plan_at(instance: &Instance<'_>, horizon: u32, attempts: usize) -> Option
         }
     }
     None
+}
+
+/// Plans at horizon `horizon` for the agents that `fixed` leaves without a path, around
+/// the paths it gives (every cell at 0..=T, kept as they are), fewest slack first.
+/// `Ok` with every agent's path, or `Err` with the agents that found no way (each of them
+/// was tried around the fixed paths and the ones planned before it; one that fails is
+/// left out, so the others still get a chance).
+///
+/// # Complexity
+/// O(K x T x C), as one attempt of [`plan_at`].
+pub fn plan_around(
+    instance: &Instance<'_>,
+    horizon: u32,
+    fixed: &[Option<Vec<u32>>],
+) -> Result<Vec<Vec<u32>>, Vec<usize>> {
+    let mut planner = Planner::new(instance, horizon);
+    let mut free: Vec<usize> = Vec::new();
+    for (a, path) in fixed.iter().enumerate() {
+        match path {
+            Some(path) => planner.reserve(a, path.clone()),
+            None => free.push(a),
+        }
+    }
+    free.sort_by_key(|&a| std::cmp::Reverse(instance.distance(a, instance.starts[a])));
+    let failed: Vec<usize> = free.into_iter().filter(|&a| !planner.plan(a)).collect();
+    if failed.is_empty() {
+        Ok(planner.paths)
+    } else {
+        Err(failed)
+    }
+}
+
+/// One space-time search per agent over a shared reservation table.
+struct Planner<'i, 'a> {
+    instance: &'i Instance<'a>,
+    options: Options,
+    cells: usize,
+    t_max: usize,
+    /// Agent on (t, cell), at `t * C + cell`.
+    table: Vec<u32>,
+    /// Cell at t - 1 of the search's path to (t, cell); [`UNSEEN`] when not reached.
+    parent: Vec<u32>,
+    layer: Vec<u32>,
+    next_layer: Vec<u32>,
+    touched: Vec<usize>,
+    /// Every agent's path so far (empty: not planned).
+    paths: Vec<Vec<u32>>,
+}
+
+impl<'i, 'a> Planner<'i, 'a> {
+    fn new(instance: &'i Instance<'a>, horizon: u32) -> Self {
+        let cells = instance.grid.cell_count();
+        let t_max = horizon as usize;
+        Planner {
+            instance,
+            options: Options::new(instance.grid),
+            cells,
+            t_max,
+            table: vec![FREE; (t_max + 1) * cells],
+            parent: vec![UNSEEN; (t_max + 1) * cells],
+            layer: Vec::new(),
+            next_layer: Vec::new(),
+            touched: Vec::new(),
+            paths: vec![Vec::new(); instance.starts.len()],
+        }
+    }
+
+    /// Forgets every path.
+    fn clear(&mut self) {
+        self.table.fill(FREE);
+        self.paths.iter_mut().for_each(Vec::clear);
+    }
+
+    /// Takes `path` as agent `a`'s.
+    fn reserve(&mut self, a: usize, path: Vec<u32>) {
+        for (t, &v) in path.iter().enumerate() {
+            self.table[t * self.cells + v as usize] = a as u32;
+        }
+        self.paths[a] = path;
+    }
+
+    /// Plans agent `a` around the reservations and reserves its path; false when it has
+    /// none.
+    fn plan(&mut self, a: usize) -> bool {
+        let (cells, t_max) = (self.cells, self.t_max);
+        let instance = self.instance;
+        let goal = instance.goals[a].index() as u32;
+        let start = instance.starts[a].index() as u32;
+        let dist = instance.distances(a);
+        if self.table[start as usize] != FREE || dist[start as usize] as usize > t_max {
+            return false;
+        }
+        // Layered search over time; parent[t * C + v] = the cell at t - 1.
+        self.layer.clear();
+        self.layer.push(start);
+        self.parent[start as usize] = start;
+        self.touched.push(start as usize);
+        for t in 0..t_max {
+            self.next_layer.clear();
+            let row = (t + 1) * cells;
+            for &v in &self.layer {
+                for &u in self.options.of(v) {
+                    let at = row + u as usize;
+                    if self.parent[at] != UNSEEN
+                        || dist[u as usize] as usize > t_max - t - 1
+                        || self.table[at] != FREE
+                    {
+                        continue;
+                    }
+                    // No swap with a planned agent: whoever is on u at t must not be on
+                    // v at t + 1.
+                    if u != v {
+                        let other = self.table[t * cells + u as usize];
+                        if other != FREE && self.table[row + v as usize] == other {
+                            continue;
+                        }
+                    }
+                    self.parent[at] = v;
+                    self.touched.push(at);
+                    self.next_layer.push(u);
+                }
+            }
+            std::mem::swap(&mut self.layer, &mut self.next_layer);
+            if self.layer.is_empty() {
+                break;
+            }
+        }
+        let reached = self.parent[t_max * cells + goal as usize] != UNSEEN;
+        if reached {
+            let mut path = vec![0u32; t_max + 1];
+            let mut v = goal;
+            for t in (0..=t_max).rev() {
+                path[t] = v;
+                v = self.parent[t * cells + v as usize];
+            }
+            self.reserve(a, path);
+        }
+        for at in self.touched.drain(..) {
+            self.parent[at] = UNSEEN;
+        }
+        reached
+    }
 }
 
 /// Cells of a plan in [`CellId`]s, steps 1..=T, one placement per step.

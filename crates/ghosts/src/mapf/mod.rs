@@ -8,8 +8,9 @@
 //!    complete, the fastest there);
 //! 3. otherwise horizons T = LB, LB + 1, ... from the lower bound LB (the largest
 //!    single-agent distance): for each, prioritized planning ([`constructive`]) and, when
-//!    it fails, the exact decision ([`sat`]). The first T that has a plan is the optimum,
-//!    since every smaller one was proved impossible (or is below LB).
+//!    it fails, the exact decision ([`sat`]) on a growing core of agents, the others
+//!    planned around the core's plan ([`refine`]). The first T that has a plan is the
+//!    optimum, since every smaller one was proved impossible (or is below LB).
 //!
 //! Step 3 alone cannot prove that no plan exists at all. When [`solvable`] cannot tell
 //! and the horizons pass LB + [`HORIZONS_BEFORE_EXHAUSTIVE`] without a plan, the joint
@@ -21,9 +22,12 @@
 //! horizon, or as [`crate::search`].
 
 pub mod constructive;
+pub mod refine;
 pub mod sat;
 pub mod show;
 pub mod solvable;
+
+use std::time::Instant;
 
 use grid_core::bfs::UNREACHABLE;
 use grid_core::limits::MIB;
@@ -119,7 +123,10 @@ pub enum Method {
 /// How each horizon is decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Horizons {
-    /// Prioritized planning first, the SAT decision when it fails.
+    /// Prioritized planning first, then the SAT decision on a growing core of agents
+    /// ([`refine`]) when it fails.
+    PlanThenCore,
+    /// Prioritized planning first, the SAT decision on every agent when it fails.
     PlanThenSat,
     /// The SAT decision only.
     SatOnly,
@@ -165,7 +172,133 @@ pub fn solve(
     budget_mib: u64,
     method: Method,
 ) -> Result<Solution, Unanswered> {
-    solve_with_dataset(grid, starts, goals, None, want_plan, budget_mib, method)
+    solve_traced(
+        grid,
+        starts,
+        goals,
+        want_plan,
+        budget_mib,
+        method,
+        &mut |_| {},
+    )
+}
+
+/// One step of [`solve_traced`]: what was decided, how, and how long it took.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// The lower bound (largest single-agent distance); `None` when a goal is out of reach.
+    LowerBound(Option<u32>),
+    /// The unsolvability test of [`solvable`] proved that no plan exists.
+    NeverSolvable,
+    /// The joint-placement A* of [`crate::search`] answered.
+    JointSearch {
+        /// Its answer.
+        steps: Option<u32>,
+        /// Wall seconds it took.
+        seconds: f64,
+    },
+    /// Prioritized planning ([`constructive`]) at one horizon.
+    Planning {
+        /// The horizon T.
+        horizon: u32,
+        /// Whether it found a plan of makespan T.
+        found: bool,
+        /// Wall seconds it took.
+        seconds: f64,
+    },
+    /// The SAT decision on a growing core of agents ([`refine`]) at one horizon.
+    Core {
+        /// The horizon T.
+        horizon: u32,
+        /// Whether a plan of makespan T exists (else it is proved impossible).
+        found: bool,
+        /// Agents in the last core.
+        agents: usize,
+        /// SAT decisions made (one per core).
+        rounds: usize,
+        /// Wall seconds it took.
+        seconds: f64,
+    },
+    /// The SAT decision on every agent ([`sat`]) at one horizon.
+    Sat {
+        /// The horizon T.
+        horizon: u32,
+        /// Whether a plan of makespan T exists (else it is proved impossible).
+        found: bool,
+        /// Variables of the encoding.
+        variables: u64,
+        /// Wall seconds it took.
+        seconds: f64,
+    },
+}
+
+impl std::fmt::Display for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let verdict = |found: bool| if found { "plan" } else { "none" };
+        match self {
+            Event::LowerBound(Some(lb)) => write!(f, "lower bound {lb}"),
+            Event::LowerBound(None) => write!(f, "lower bound: a goal is out of reach"),
+            Event::NeverSolvable => write!(f, "settled by the unsolvability test: -1"),
+            Event::JointSearch { steps, seconds } => write!(
+                f,
+                "settled by the joint search: {} ({seconds:.3} s)",
+                steps.map_or(-1, i64::from)
+            ),
+            Event::Planning {
+                horizon,
+                found,
+                seconds,
+            } => write!(
+                f,
+                "{}planning at T = {horizon}: {} ({seconds:.3} s)",
+                if *found { "settled by " } else { "" },
+                verdict(*found)
+            ),
+            Event::Core {
+                horizon,
+                found,
+                agents,
+                rounds,
+                seconds,
+            } => write!(
+                f,
+                "{}sat on a core at T = {horizon}: {} ({agents} agents in the core, {rounds} \
+                 rounds, {seconds:.3} s)",
+                if *found { "settled by " } else { "" },
+                verdict(*found)
+            ),
+            Event::Sat {
+                horizon,
+                found,
+                variables,
+                seconds,
+            } => write!(
+                f,
+                "{}sat at T = {horizon}: {} ({variables} variables, {seconds:.3} s)",
+                if *found { "settled by " } else { "" },
+                verdict(*found)
+            ),
+        }
+    }
+}
+
+/// [`solve`], telling `trace` every step as it is decided (the `--verbose` flag of the
+/// binary, and the bench's "settled by" column).
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_traced(
+    grid: &Grid,
+    starts: &[CellId],
+    goals: &[CellId],
+    want_plan: bool,
+    budget_mib: u64,
+    method: Method,
+    trace: &mut dyn FnMut(&Event),
+) -> Result<Solution, Unanswered> {
+    solve_with_dataset(
+        grid, starts, goals, None, want_plan, budget_mib, method, trace,
+    )
 }
 
 /// [`solve`] for a [`Dataset`]: its joint search runs on the dataset itself (no copy of
@@ -185,9 +318,11 @@ pub(crate) fn solve_dataset(
         want_plan,
         budget_mib,
         method,
+        &mut |_| {},
     )
 }
 
+#[allow(clippy::too_many_arguments)]
 fn solve_with_dataset(
     grid: &Grid,
     starts: &[CellId],
@@ -196,6 +331,7 @@ fn solve_with_dataset(
     want_plan: bool,
     budget_mib: u64,
     method: Method,
+    trace: &mut dyn FnMut(&Event),
 ) -> Result<Solution, Unanswered> {
     let k = starts.len();
     let budget = budget_mib.saturating_mul(MIB);
@@ -207,7 +343,8 @@ fn solve_with_dataset(
             expanded: 0,
         });
     }
-    let joint = |budget_mib: u64| {
+    let joint = |budget_mib: u64, trace: &mut dyn FnMut(&Event)| {
+        let clock = Instant::now();
         let copy;
         let dataset = match dataset {
             Some(dataset) => dataset,
@@ -221,22 +358,29 @@ fn solve_with_dataset(
                 &copy
             }
         };
-        search::solve(dataset, want_plan, budget_mib).map_err(|e| Unanswered::JointOverBudget {
-            budget_mib,
-            placements: e.placements,
-        })
+        let solution = search::solve(dataset, want_plan, budget_mib).map_err(|e| {
+            Unanswered::JointOverBudget {
+                budget_mib,
+                placements: e.placements,
+            }
+        })?;
+        trace(&Event::JointSearch {
+            steps: solution.steps,
+            seconds: clock.elapsed().as_secs_f64(),
+        });
+        Ok(solution)
     };
     let joint_allowed = k <= crate::parse::MAX_GHOSTS as usize;
     let horizons = match method {
-        Method::JointSearch => return joint(budget_mib),
+        Method::JointSearch => return joint(budget_mib, trace),
         Method::Auto
             if joint_allowed
                 && (k <= JOINT_SEARCH_AGENTS
                     || placements(grid.cell_count(), k) <= JOINT_SEARCH_PLACEMENTS) =>
         {
-            return joint(budget_mib);
+            return joint(budget_mib, trace);
         }
-        Method::Auto => Horizons::PlanThenSat,
+        Method::Auto => Horizons::PlanThenCore,
         Method::Horizons(h) => h,
     };
     let distance_bytes = (k as u64).saturating_mul(grid.cell_count() as u64 * 4);
@@ -252,10 +396,12 @@ fn solve_with_dataset(
         plan: None,
         expanded: 0,
     };
+    trace(&Event::LowerBound(instance.lower_bound()));
     let Some(lower_bound) = instance.lower_bound() else {
         return Ok(never);
     };
     if solvable::check(&instance) == solvable::Verdict::Never {
+        trace(&Event::NeverSolvable);
         return Ok(never);
     }
     let room = budget.saturating_sub(distance_bytes);
@@ -263,9 +409,9 @@ fn solve_with_dataset(
     loop {
         if horizon > lower_bound.saturating_add(HORIZONS_BEFORE_EXHAUSTIVE) && joint_allowed {
             drop(instance);
-            return joint(budget_mib);
+            return joint(budget_mib, trace);
         }
-        if horizons == Horizons::PlanThenSat {
+        if horizons != Horizons::SatOnly {
             let need = constructive::memory_need(grid, horizon, k);
             if need > room {
                 return Err(over(format!(
@@ -273,20 +419,57 @@ fn solve_with_dataset(
                     need.div_ceil(MIB)
                 )));
             }
-            if let Some(paths) = constructive::plan_at(&instance, horizon, PLANNING_ATTEMPTS) {
+            let clock = Instant::now();
+            let paths = constructive::plan_at(&instance, horizon, PLANNING_ATTEMPTS);
+            trace(&Event::Planning {
+                horizon,
+                found: paths.is_some(),
+                seconds: clock.elapsed().as_secs_f64(),
+            });
+            if let Some(paths) = paths {
                 return Ok(found(horizon, &paths, want_plan));
             }
         }
-        let variables = sat::count_variables(&instance, horizon);
-        let need = variables.saturating_mul(sat::BYTES_PER_VARIABLE);
-        if need > room {
-            return Err(over(format!(
-                "about {} MiB for the SAT encoding of makespan {horizon} ({variables} \
-                 variables)",
-                need.div_ceil(MIB)
-            )));
-        }
-        match sat::decide(&instance, horizon) {
+        let clock = Instant::now();
+        let decision = if horizons == Horizons::PlanThenCore {
+            let max_variables = room / sat::BYTES_PER_VARIABLE;
+            let refined = refine::decide(&instance, horizon, max_variables).map_err(|e| {
+                over(format!(
+                    "about {} MiB for the SAT encoding of makespan {horizon} ({} variables)",
+                    e.variables
+                        .saturating_mul(sat::BYTES_PER_VARIABLE)
+                        .div_ceil(MIB),
+                    e.variables
+                ))
+            })?;
+            trace(&Event::Core {
+                horizon,
+                found: matches!(refined.decision, sat::Decision::Plan(_)),
+                agents: refined.core,
+                rounds: refined.rounds,
+                seconds: clock.elapsed().as_secs_f64(),
+            });
+            refined.decision
+        } else {
+            let variables = sat::count_variables(&instance, horizon);
+            let need = variables.saturating_mul(sat::BYTES_PER_VARIABLE);
+            if need > room {
+                return Err(over(format!(
+                    "about {} MiB for the SAT encoding of makespan {horizon} ({variables} \
+                     variables)",
+                    need.div_ceil(MIB)
+                )));
+            }
+            let decision = sat::decide(&instance, horizon);
+            trace(&Event::Sat {
+                horizon,
+                found: matches!(decision, sat::Decision::Plan(_)),
+                variables,
+                seconds: clock.elapsed().as_secs_f64(),
+            });
+            decision
+        };
+        match decision {
             sat::Decision::Plan(paths) => return Ok(found(horizon, &paths, want_plan)),
             sat::Decision::Impossible => horizon += 1,
         }

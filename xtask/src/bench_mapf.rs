@@ -1,0 +1,280 @@
+//! `cargo xtask bench mapf`: `ghosts --map --scen --agents K` on the MovingAI MAPF
+//! benchmark maps of `../shared/mapf/` (scenarios random-1 and even-1, K = 10, 20, 40, 80 by
+//! default), one process per instance with a CPU time limit, printing per instance the
+//! lower bound, the answer, the seconds and the method that settled it (from the binary's
+//! `--verbose` trace on standard error).
+//!
+//! Answers are checked where the optimum is known (the issue's figures, proved by
+//! lacam2), and every instance must be answered within the limit for the bench to
+//! succeed. With `--agents` past 80 (e.g. `--agents 100,150,200`), each map and scenario
+//! stops at the first K it does not answer within the limit: how far each map goes.
+//!
+//! Skipped with a message when the benchmark is absent: it is a bench input only.
+//! `MAPF_BENCHMARK=DIR` reads it from another folder (with `maps/` and `scen/` inside).
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::bench::{Measure, measure};
+use crate::process::{cargo, root, run as run_command, target_dir};
+
+/// The 12 maps of the benchmark subset, in the order the table shows them.
+const MAPS: [&str; 12] = [
+    "empty-8-8",
+    "empty-16-16",
+    "empty-32-32",
+    "random-32-32-10",
+    "random-32-32-20",
+    "maze-32-32-2",
+    "maze-32-32-4",
+    "room-32-32-4",
+    "random-64-64-10",
+    "room-64-64-8",
+    "warehouse-10-20-10-2-1",
+    "den312d",
+];
+
+/// Optimal makespans proved by others (the issue's lacam2 figures): map, scenario, K,
+/// makespan.
+const KNOWN: [(&str, &str, usize, u32); 11] = [
+    ("random-32-32-20", "random-1", 10, 36),
+    ("random-32-32-20", "random-1", 20, 48),
+    ("random-32-32-20", "random-1", 40, 48),
+    ("random-32-32-20", "random-1", 100, 48),
+    ("maze-32-32-2", "random-1", 10, 74),
+    ("maze-32-32-2", "random-1", 20, 127),
+    ("maze-32-32-2", "random-1", 40, 129),
+    ("empty-8-8", "random-1", 10, 8),
+    ("empty-8-8", "random-1", 20, 8),
+    ("empty-8-8", "random-1", 30, 12),
+    ("room-32-32-4", "random-1", 20, 46),
+];
+
+/// The flags of the `mapf` rows.
+#[derive(Debug, Clone, clap::Args)]
+// Named apart from the other flattened groups: clap refuses two of one name.
+#[group(id = "mapf_args")]
+pub struct MapfArgs {
+    /// mapf rows: CPU seconds an instance may take (default 60).
+    #[arg(long, default_value_t = 60.0)]
+    mapf_limit: f64,
+    /// mapf rows: the agent counts, comma separated (default 10,20,40,80); past 80, each
+    /// map and scenario stops at its first instance not answered within the limit.
+    #[arg(long, value_delimiter = ',')]
+    agents: Vec<usize>,
+    /// mapf rows: only these maps, comma separated (default: all 12).
+    #[arg(long, value_delimiter = ',')]
+    maps: Vec<String>,
+    /// mapf rows: the scenarios, comma separated (default random-1,even-1).
+    #[arg(long, value_delimiter = ',')]
+    scenarios: Vec<String>,
+}
+
+/// Where the benchmark is looked for: `$MAPF_BENCHMARK`, by default `../shared/mapf` beside
+/// the workspace (it is not part of the repository).
+pub fn benchmark_dir() -> PathBuf {
+    std::env::var_os("MAPF_BENCHMARK").map_or_else(|| root().join("../shared/mapf"), Into::into)
+}
+
+/// What one run printed.
+struct Outcome {
+    lower_bound: Option<u32>,
+    answer: Option<String>,
+    settled_by: String,
+}
+
+/// Reads the answer from standard output and the bound and method from the `--verbose`
+/// trace (`ghosts: lower bound B`, `ghosts: settled by METHOD ...`).
+fn read_outcome(stdout: &str, stderr: &str) -> Outcome {
+    let mut lower_bound = None;
+    let mut settled_by = String::from("-");
+    for line in stderr.lines() {
+        let Some(event) = line.strip_prefix("ghosts: ") else {
+            continue;
+        };
+        if let Some(bound) = event.strip_prefix("lower bound ") {
+            lower_bound = bound.parse().ok();
+        } else if let Some(how) = event.strip_prefix("settled by ") {
+            // `sat at T = 97: plan (...)` -> `sat at T = 97`.
+            settled_by = how.split(':').next().unwrap_or(how).to_owned();
+        }
+    }
+    let answer = stdout.lines().next().map(str::to_owned);
+    Outcome {
+        lower_bound,
+        answer,
+        settled_by,
+    }
+}
+
+/// Agent lines of a scenario file (all lines after `version 1` that are not blank).
+fn agent_lines(path: &Path) -> Result<usize, String> {
+    let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(text
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .count())
+}
+
+/// `cargo xtask bench mapf`.
+pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
+    let dir = benchmark_dir();
+    if !dir.join("maps").is_dir() {
+        println!(
+            "mapf: skipped, the MovingAI benchmark is not in {} (set MAPF_BENCHMARK)",
+            dir.display()
+        );
+        return Ok(());
+    }
+    let agents = if args.agents.is_empty() {
+        if quick {
+            vec![10, 20]
+        } else {
+            vec![10, 20, 40, 80]
+        }
+    } else {
+        args.agents.clone()
+    };
+    let maps: Vec<String> = if args.maps.is_empty() {
+        MAPS.iter().map(|&m| m.to_owned()).collect()
+    } else {
+        args.maps.clone()
+    };
+    let scenarios: Vec<String> = if args.scenarios.is_empty() {
+        vec!["random-1".to_owned(), "even-1".to_owned()]
+    } else {
+        args.scenarios.clone()
+    };
+    let limit = args.mapf_limit;
+    let mut build = cargo();
+    build.args(["build", "--release", "--quiet", "-p", "ghosts"]);
+    run_command(build)?;
+    let binary = target_dir().join("release/ghosts");
+    let work = target_dir().join("bench");
+    fs::create_dir_all(&work).map_err(|e| e.to_string())?;
+    let (out, err) = (work.join("mapf.out"), work.join("mapf.err"));
+    println!(
+        "{:<24} {:<9} {:>5} {:>5} {:>7} {:>8} {:>8} {:>8}  settled by",
+        "map", "scenario", "K", "bound", "answer", "cpu s", "wall s", "MiB"
+    );
+    let mut report =
+        String::from("map\tscenario\tK\tbound\tanswer\tcpu_s\twall_s\tpeak_mib\tsettled_by\n");
+    let (mut answered, mut asked, mut wrong, mut open) = (0, 0, Vec::new(), Vec::new());
+    for map in &maps {
+        let map_file = dir.join("maps").join(format!("{map}.map"));
+        for scenario in &scenarios {
+            let scen_file = dir.join("scen").join(format!("{map}-{scenario}.scen"));
+            let available = agent_lines(&scen_file)?;
+            for &k in &agents {
+                let name = format!("{map} {scenario} {k}");
+                if k > available {
+                    println!(
+                        "{map:<24} {scenario:<9} {k:>5}  (the scenario has {available} agents)"
+                    );
+                    continue;
+                }
+                asked += 1;
+                // The CPU limit is the shell's `ulimit -t` (SIGXCPU ends the run, leaving no
+                // answer); the trace goes to a file for the bound and the method.
+                let script = format!(
+                    "ulimit -t {}; exec \"$0\" \"$@\" 2>'{}'",
+                    limit.ceil() as u64 + 1,
+                    err.display()
+                );
+                let args = [
+                    "-c".to_owned(),
+                    script,
+                    binary.display().to_string(),
+                    "--map".to_owned(),
+                    map_file.display().to_string(),
+                    "--scen".to_owned(),
+                    scen_file.display().to_string(),
+                    "--agents".to_owned(),
+                    k.to_string(),
+                    "--memory-mib".to_owned(),
+                    "4096".to_owned(),
+                    "--verbose".to_owned(),
+                ];
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                let _ = fs::remove_file(&out);
+                let m = measure(Path::new("/bin/sh"), &args, Path::new("/dev/null"), &out)
+                    .unwrap_or(Measure {
+                        seconds: f64::NAN,
+                        peak_kib: 0,
+                        cpu_seconds: limit.ceil() + 1.0,
+                    });
+                let outcome = read_outcome(
+                    &fs::read_to_string(&out).unwrap_or_default(),
+                    &fs::read_to_string(&err).unwrap_or_default(),
+                );
+                let in_time = m.cpu_seconds <= limit && outcome.answer.is_some();
+                let answer = match (&outcome.answer, in_time) {
+                    (Some(a), true) => a.clone(),
+                    _ => "open".to_owned(),
+                };
+                if in_time {
+                    answered += 1;
+                } else {
+                    open.push(name.clone());
+                }
+                let known = KNOWN
+                    .iter()
+                    .find(|&&(m, s, n, _)| m == map && s == scenario && n == k)
+                    .map(|&(_, _, _, steps)| steps);
+                let check = match known {
+                    Some(steps) if in_time && answer != steps.to_string() => {
+                        wrong.push(format!("{name}: {answer}, known {steps}"));
+                        format!(" WRONG, known {steps}")
+                    }
+                    Some(_) if in_time => " (= known)".to_owned(),
+                    _ => String::new(),
+                };
+                let bound = outcome
+                    .lower_bound
+                    .map_or_else(|| "-".to_owned(), |b| b.to_string());
+                let mib = m.peak_kib as f64 / 1024.0;
+                println!(
+                    "{map:<24} {scenario:<9} {k:>5} {bound:>5} {answer:>7} {:>8.2} {:>8.2} {mib:>8.1}  {}{check}",
+                    m.cpu_seconds, m.seconds, outcome.settled_by
+                );
+                let _ = writeln!(
+                    report,
+                    "{map}\t{scenario}\t{k}\t{bound}\t{answer}\t{:.3}\t{:.3}\t{mib:.1}\t{}",
+                    m.cpu_seconds, m.seconds, outcome.settled_by
+                );
+                if !in_time && agents.iter().any(|&a| a > 80) {
+                    // Past the sweep: the first K out of reach ends this map and scenario.
+                    break;
+                }
+            }
+        }
+    }
+    fs::write(work.join("mapf.tsv"), report).map_err(|e| e.to_string())?;
+    println!(
+        "mapf: {answered} of {asked} answered within {limit} CPU s each (one process each, \
+         --memory-mib 4096); open: {open:?}; table in target/bench/mapf.tsv"
+    );
+    if !wrong.is_empty() {
+        return Err(format!(
+            "mapf: answers differ from the known optima: {wrong:?}"
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_trace_gives_the_bound_and_the_method() {
+        let stderr = "ghosts: lower bound 97\nghosts: planning at T = 97: none (0.1 s)\n\
+                      ghosts: settled by sat at T = 98: plan (10 variables, 2.0 s)\n";
+        let outcome = read_outcome("98\n", stderr);
+        assert_eq!(outcome.lower_bound, Some(97));
+        assert_eq!(outcome.answer.as_deref(), Some("98"));
+        assert_eq!(outcome.settled_by, "sat at T = 98");
+    }
+}
