@@ -18,7 +18,7 @@
 //! goal with the player starting on its square ([`Board::lone_steps`]): the player's track
 //! in any solution, the other boxes taken away, solves each one-box level. In the metric's
 //! order the pair never exceeds the remaining cost lexicographically, so the first solved
-//! state taken from the queue ([`Priority`]) is optimal on both keys. The bound is
+//! state taken from the queue (by `Priority`) is optimal on both keys. The bound is
 //! admissible but not always consistent, so a state reached again more cheaply is queued
 //! again (re-opened); a queue entry whose cost is no longer its state's is skipped.
 //!
