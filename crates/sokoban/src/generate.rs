@@ -1,4 +1,4 @@
-//! Seeded small random levels, as XSB text, for the reference tests: 1 to 4 boxes in rooms
+//! Seeded small random levels, as XSB text, for the reference tests: 1 to 6 boxes in rooms
 //! of up to 6 x 6 floor squares with scattered walls. Some are solvable, some not (a box in
 //! a corner, boxes the player cannot reach).
 //!
@@ -65,7 +65,7 @@ fn pull_randomly(
     }
 }
 
-/// One random level of `boxes` boxes (clamped to 1..=4): an inner room of 2 to `max_side`
+/// One random level of `boxes` boxes (clamped to 1..=6): an inner room of 2 to `max_side`
 /// rows and columns inside a wall border, `wall_percent` % inner walls, boxes, goals and
 /// the player on distinct random squares (a box may start on a goal).
 pub fn random_level(
@@ -74,7 +74,7 @@ pub fn random_level(
     max_side: usize,
     wall_percent: u32,
 ) -> String {
-    let boxes = boxes.clamp(1, 4);
+    let boxes = boxes.clamp(1, 6);
     let max_side = max_side.max(2);
     let (height, width) = loop {
         let (h, w) = (rng.between(1, max_side), rng.between(2, max_side));
@@ -132,7 +132,7 @@ pub fn collection(seed: u64, count: usize, max_boxes: usize, max_side: usize) ->
     let mut rng = SplitMix64::new(seed);
     let mut text = String::new();
     for n in 1..=count {
-        let boxes = rng.between(1, max_boxes.clamp(1, 4));
+        let boxes = rng.between(1, max_boxes.clamp(1, 6));
         let walls = [0, 10, 20, 30][rng.below(4)];
         text.push_str(&format!("; seed {seed} level {n}\n"));
         text.push_str(&random_level(&mut rng, boxes, max_side, walls));

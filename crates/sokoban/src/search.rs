@@ -10,25 +10,42 @@
 //! the edge costs 1 push and walk + 1 moves.
 //!
 //! The bound is a pair. Pushes: the minimum-cost matching of boxes to goals on lone-box
-//! push distances ([`crate::matching`], [`crate::board`]). Moves: at least those pushes,
-//! and at least, for every box, the fewest moves that bring that box alone onto a goal
-//! with the player starting on its square ([`Board::lone_steps`]): the player's track in
-//! any solution, the other boxes taken away, solves each one-box level. In the metric's
+//! push distances ([`crate::matching`], [`crate::board`]), computed once per box layout,
+//! and at least the parent's pushes bound less one (a child is one push from its parent:
+//! the bound passed down, "pathmax", keeps `f` from falling along a path where the
+//! best-side distances of the matching drop by more than one push). Moves: at least those
+//! pushes, and at least, for every box, the fewest moves that bring that box alone onto a
+//! goal with the player starting on its square ([`Board::lone_steps`]): the player's track
+//! in any solution, the other boxes taken away, solves each one-box level. In the metric's
 //! order the pair never exceeds the remaining cost lexicographically, so the first solved
-//! state taken from the queue is optimal on both keys. The per-square push distances take
-//! the best side of each box, which makes the bound admissible but not always consistent,
-//! so a state reached again more cheaply is queued again (re-opened); a queue entry whose
-//! cost is no longer its state's is skipped.
+//! state taken from the queue (by `Priority`) is optimal on both keys. The bound is
+//! admissible but not always consistent, so a state reached again more cheaply is queued
+//! again (re-opened); a queue entry whose cost is no longer its state's is skipped.
+//!
+//! One expansion serves every open state of the box layout with as many pushes: one walk
+//! from all their squares at once ([`Walker::run_many`]) gives each push its cheapest
+//! start, exactly what expanding them one by one would give. Expanding a state before its
+//! turn is safe: it is expanded at its current cost, and again if that cost falls. A push
+//! whose cheapest start is a state expanded before with as many pushes is skipped: that
+//! expansion made the same child at the same cost.
 //!
 //! Pruned, because no solution passes there (so every optimum survives for both metrics):
 //! pushes onto dead squares, pushes that freeze a box off a goal ([`crate::board::Freeze`]),
-//! and states whose matching is impossible.
+//! and states whose matching is impossible. Pruned because another state is at least as
+//! good, `--metric pushes` only: a state whose layout has a state with fewer pushes in the
+//! same connected part of the floor (the player of that one walks to this square, which
+//! costs no push: every continuation from here is a cheaper one from there, strictly fewer
+//! pushes, whatever the moves). That state is kept, so it or one that dominates it in turn
+//! (with still fewer pushes, so the chain ends) is expanded. Not for `--metric moves`,
+//! where fewer pushes say nothing about the first key.
 //!
 //! # Complexity
 //! Exponential in the number of boxes in the worst case (the problem is PSPACE-complete).
-//! Per expanded state: one walk search O(cells), and per new state an O(k log k) insertion,
-//! an O(k) hash and an O(k^3) matching for k boxes. Memory: (k + 1) x 2 + 16 bytes per
-//! state, plus the hash table and the queue, all counted against the budget.
+//! Per expansion: one walk search O(cells + states of the layout); per push an O(k log k)
+//! sort, an O(k) hash and, with `--metric pushes` when the layout already has a state
+//! with fewer pushes, one walk O(cells); per new layout an O(k^3) matching for k boxes.
+//! Memory: (k + 1) x 2 + 32 bytes per state, 2k + 12 per layout, plus the hash tables and
+//! the queue, all counted against the budget.
 
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
@@ -56,15 +73,43 @@ struct Info {
     bound: [u32; 2],
     /// The state it was reached from, or [`ROOT`].
     parent: u32,
+    /// Its box layout (a number in [`Table`]'s layouts).
+    layout: u32,
+    /// The state seen before it with the same layout, or [`EMPTY`].
+    same_layout: u32,
+    /// Expanded at its current cost (its queue entries are then stale).
+    closed: bool,
 }
 
 /// When an open state is taken: smallest `f` (cost so far plus bound, a pair in the
-/// metric's order) first; among equal `f`, the largest first key so far (the deepest
-/// state, nearest the goal by the bound).
+/// metric's order) first, its first key before all. With `--metric pushes`, among equal
+/// first keys of `f` the fewest pushes so far come first ([`Order::ShallowFirst`]), then
+/// the second key of `f`; with `--metric moves`, among equal `f` the most moves so far
+/// ([`Order::DeeperFirst`]: the deepest state, nearest the goal by the bound).
+///
+/// Both keep A* exact: a goal state has no bound, so its first key so far equals the
+/// first key of its `f`, the largest of its `f` level; every state of that level with an
+/// optimal solution behind it, fewer pushes so far or as many and a smaller second key of
+/// `f`, comes out before a goal with a worse second key.
+///
+/// Why shallow first for pushes: a box layout is then mostly taken after every state one
+/// push before it at this level, with all its player squares in (one expansion of
+/// [`Walker::run_many`] then serves them all, see `Role`), instead of once per late square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Priority {
-    f: [u32; 2],
+    f0: u32,
+    shallow_first: u32,
+    f1: u32,
     deeper_first: Reverse<u32>,
+}
+
+/// How [`Priority`] breaks ties.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    /// Fewest pushes so far first, before the second key of `f` (`--metric pushes`).
+    ShallowFirst,
+    /// Most of the first key so far first, after the second key of `f` (`--metric moves`).
+    DeeperFirst,
 }
 
 /// The open states, by [`Priority`]: one bucket per priority, last in first out within it.
@@ -72,23 +117,42 @@ struct Priority {
 /// Why buckets and not a binary heap: priorities take few distinct values (pushes and
 /// moves are small integers), so a map of buckets does O(log buckets) work per operation
 /// on 4-byte entries instead of O(log states) on 16-byte ones.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Queue {
     buckets: BTreeMap<Priority, Vec<u32>>,
+    order: Order,
 }
 
 impl Queue {
+    fn new(order: Order) -> Self {
+        Queue {
+            buckets: BTreeMap::new(),
+            order,
+        }
+    }
+
+    /// Queues `state` with this `f` and this first key so far.
     fn push(&mut self, f: [u32; 2], depth: u32, state: u32) {
-        let priority = Priority {
-            f,
-            deeper_first: Reverse(depth),
+        let priority = match self.order {
+            Order::ShallowFirst => Priority {
+                f0: f[0],
+                shallow_first: depth,
+                f1: f[1],
+                deeper_first: Reverse(0),
+            },
+            Order::DeeperFirst => Priority {
+                f0: f[0],
+                shallow_first: 0,
+                f1: f[1],
+                deeper_first: Reverse(depth),
+            },
         };
         self.buckets.entry(priority).or_default().push(state);
     }
 
     fn pop(&mut self) -> Option<([u32; 2], u32)> {
         let mut first = self.buckets.first_entry()?;
-        let f = first.key().f;
+        let f = [first.key().f0, first.key().f1];
         let state = first.get_mut().pop();
         if first.get().is_empty() {
             first.remove();
@@ -125,54 +189,53 @@ impl Budget {
     }
 }
 
-/// One slot of the hash index: the state's key and its number ([`EMPTY`] when free).
+/// One slot of a hash index: the key of a state (or box layout) and its number ([`EMPTY`]
+/// when free).
 ///
-/// When every square fits a byte and the state has at most 16 of them (most real levels),
-/// the key is the state itself, packed, so a lookup reads one slot and nothing else;
+/// When every square fits a byte and there are at most 16 of them (most real levels), the
+/// key is the squares themselves, packed, so a lookup reads one slot and nothing else;
 /// otherwise it is a 64-bit hash and equal keys are confirmed on the squares.
 #[derive(Debug, Clone, Copy)]
 struct Slot {
     key: [u64; 2],
-    state: u32,
+    id: u32,
 }
 
 /// A free [`Slot`].
 const EMPTY: u32 = u32::MAX;
 
-/// The states seen: their squares in one flat array, an open-addressing hash index over
-/// them (linear probing, at most half full), and their [`Info`].
+/// An open-addressing hash index (linear probing, at most half full) from squares to the
+/// numbers of the entries that hold them; the squares themselves are kept by the caller,
+/// `stride` words per entry.
 #[derive(Debug)]
-struct Table {
-    /// Words per state: k boxes, then the player.
-    stride: usize,
-    words: Vec<u16>,
-    info: Vec<Info>,
+struct Index {
     slots: Vec<Slot>,
-    /// The key is the packed state (see [`Slot`]).
+    /// The key is the packed squares (see [`Slot`]).
     packed: bool,
-    zobrist: Vec<u64>,
 }
 
-impl Table {
-    fn new(k: usize, cells: usize) -> Self {
-        Table {
-            stride: k + 1,
-            words: Vec::new(),
-            info: Vec::new(),
+/// What an [`Index`] lookup found: the entry, or the free slot where it goes.
+type Found = Result<u32, usize>;
+
+impl Index {
+    fn new(stride: usize, cells: usize) -> Self {
+        Index {
             slots: vec![
                 Slot {
                     key: [0; 2],
-                    state: EMPTY
+                    id: EMPTY
                 };
                 1 << 10
             ],
-            packed: cells <= 256 && k < 16,
-            // Per cell: one key for a box there, one for the player there.
-            zobrist: (0..cells as u64 * 2).map(mix).collect(),
+            packed: cells <= 256 && stride <= 16,
         }
     }
 
-    /// The slot key of a state and the hash that places it.
+    fn bytes(&self) -> u64 {
+        (self.slots.len() * size_of::<Slot>()) as u64
+    }
+
+    /// The slot key of `words` and the hash that places it.
     #[inline]
     fn key(&self, words: &[u16]) -> ([u64; 2], u64) {
         if self.packed {
@@ -182,12 +245,117 @@ impl Table {
             }
             (key, mix(key[0] ^ mix(key[1])))
         } else {
-            let (boxes, player) = words.split_at(self.stride - 1);
-            let mut h = self.zobrist[player[0] as usize * 2 + 1];
-            for &b in boxes {
-                h ^= self.zobrist[b as usize * 2];
-            }
+            let h = words
+                .iter()
+                .fold(0u64, |h, &w| mix(h.rotate_left(17) ^ u64::from(w)));
             ([h, 0], h)
+        }
+    }
+
+    /// The entry with these squares, if present, else the free slot where it goes;
+    /// `words_of` gives the squares of an entry (only read when the key is a hash).
+    #[inline]
+    fn find<'w>(
+        &self,
+        words: &[u16],
+        key: ([u64; 2], u64),
+        words_of: impl Fn(u32) -> &'w [u16],
+    ) -> Found {
+        let mask = self.slots.len() - 1;
+        let mut i = key.1 as usize & mask;
+        loop {
+            let slot = self.slots[i];
+            if slot.id == EMPTY {
+                return Err(i);
+            }
+            if slot.key == key.0 && (self.packed || words_of(slot.id) == words) {
+                return Ok(slot.id);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Records entry `id` (number `count - 1` of `count`) at the free `slot`, doubling
+    /// the slots when more than half full; `false` when the budget does not allow that.
+    fn insert<'w>(
+        &mut self,
+        key: [u64; 2],
+        slot: usize,
+        id: u32,
+        budget: &mut Budget,
+        words_of: impl Fn(u32) -> &'w [u16],
+    ) -> bool {
+        self.slots[slot] = Slot { key, id };
+        let count = id as usize + 1;
+        if count * 2 <= self.slots.len() {
+            return true;
+        }
+        let old = self.bytes();
+        if budget.bytes + 2 * old > budget.limit {
+            return false;
+        }
+        budget.bytes += old;
+        let empty = Slot {
+            key: [0; 2],
+            id: EMPTY,
+        };
+        let mut slots = vec![empty; self.slots.len() * 2];
+        let mask = slots.len() - 1;
+        for e in 0..count as u32 {
+            let (key, hash) = self.key(words_of(e));
+            let mut i = hash as usize & mask;
+            while slots[i].id != EMPTY {
+                i = (i + 1) & mask;
+            }
+            slots[i] = Slot { key, id: e };
+        }
+        self.slots = slots;
+        true
+    }
+}
+
+/// The states seen: their squares in one flat array with an [`Index`] over them, their
+/// [`Info`]; and their box layouts, with an [`Index`] of their own, each with its matching
+/// bound and its last state (the states of one layout are chained through
+/// [`Info::same_layout`]).
+///
+/// Why layouts apart: a layout is reached with the player on several squares (about seven
+/// on the larger Microban levels), and the matching bound depends on the boxes only, so it
+/// is computed once per layout; the chain lets one expansion take every open state of the
+/// layout at once ([`Walker::run_many`]).
+#[derive(Debug)]
+struct Table {
+    /// Words per state: k boxes, then the player.
+    stride: usize,
+    words: Vec<u16>,
+    info: Vec<Info>,
+    states: Index,
+    /// Per layout, its k box squares.
+    layout_words: Vec<u16>,
+    /// Per layout: its matching bound on the pushes (or [`HOPELESS`]) and its last state.
+    layouts: Vec<Layout>,
+    layout_index: Index,
+}
+
+/// What the table keeps per box layout.
+#[derive(Debug, Clone, Copy)]
+struct Layout {
+    pushes: u32,
+    last: u32,
+    /// The fewest pushes of its states that are not hopeless (`u32::MAX` before one).
+    fewest: u32,
+}
+
+impl Table {
+    fn new(k: usize, cells: usize) -> Self {
+        Table {
+            stride: k + 1,
+            words: Vec::new(),
+            info: Vec::new(),
+            states: Index::new(k + 1, cells),
+            layout_words: Vec::new(),
+            layouts: Vec::new(),
+            layout_index: Index::new(k, cells),
         }
     }
 
@@ -196,31 +364,62 @@ impl Table {
         &self.words[at..at + self.stride]
     }
 
-    /// The state with these squares, if seen, else the free slot where it goes.
-    #[inline]
-    fn find(&self, words: &[u16], key: ([u64; 2], u64)) -> Result<u32, usize> {
-        let mask = self.slots.len() - 1;
-        let mut i = key.1 as usize & mask;
-        loop {
-            let slot = self.slots[i];
-            if slot.state == EMPTY {
-                return Err(i);
-            }
-            if slot.key == key.0 && (self.packed || self.words(slot.state) == words) {
-                return Ok(slot.state);
-            }
-            i = (i + 1) & mask;
-        }
+    fn layout(&self, layout: u32) -> &[u16] {
+        let k = self.stride - 1;
+        let at = layout as usize * k;
+        &self.layout_words[at..at + k]
     }
 
-    /// Adds a new state at the free slot `slot` found by [`Table::find`]; `None` when the
-    /// budget does not allow it.
+    /// The state with these squares, if seen, else the free slot where it goes.
+    #[inline]
+    fn find(&self, words: &[u16], key: ([u64; 2], u64)) -> Found {
+        self.states.find(words, key, |s| self.words(s))
+    }
+
+    /// The layout of the boxes `boxes`, added with its matching bound `pushes()` when new;
+    /// `None` when the budget does not allow it.
+    fn layout_of(
+        &mut self,
+        boxes: &[u16],
+        pushes: impl FnOnce() -> u32,
+        budget: &mut Budget,
+    ) -> Option<u32> {
+        let key = self.layout_index.key(boxes);
+        let slot = match self.layout_index.find(boxes, key, |l| self.layout(l)) {
+            Ok(layout) => return Some(layout),
+            Err(slot) => slot,
+        };
+        let layout = self.layouts.len() as u32;
+        if layout >= EMPTY - 1 || !budget.room(&mut self.layouts) {
+            return None;
+        }
+        // `room` grows by at least 1024 words, more than one layout's.
+        if self.layout_words.len() + boxes.len() > self.layout_words.capacity()
+            && !budget.room(&mut self.layout_words)
+        {
+            return None;
+        }
+        self.layout_words.extend_from_slice(boxes);
+        self.layouts.push(Layout {
+            pushes: pushes(),
+            last: EMPTY,
+            fewest: u32::MAX,
+        });
+        let (words, k) = (&self.layout_words, self.stride - 1);
+        let words_of = |l: u32| &words[l as usize * k..l as usize * k + k];
+        self.layout_index
+            .insert(key.0, slot, layout, budget, words_of)
+            .then_some(layout)
+    }
+
+    /// Adds a new state at the free slot `slot` found by [`Table::find`], chained to its
+    /// layout `info.layout`; `None` when the budget does not allow it.
     fn insert(
         &mut self,
         words: &[u16],
         key: ([u64; 2], u64),
         slot: usize,
-        info: Info,
+        mut info: Info,
         budget: &mut Budget,
     ) -> Option<u32> {
         let state = self.info.len() as u32;
@@ -232,36 +431,20 @@ impl Table {
             return None;
         }
         self.words.extend_from_slice(words);
+        let layout = &mut self.layouts[info.layout as usize];
+        info.same_layout = layout.last;
+        layout.last = state;
         self.info.push(info);
-        self.slots[slot] = Slot { key: key.0, state };
-        if self.info.len() * 2 > self.slots.len() {
-            let old = (self.slots.len() * size_of::<Slot>()) as u64;
-            if budget.bytes + 2 * old > budget.limit {
-                return None;
-            }
-            budget.bytes += old;
-            let empty = Slot {
-                key: [0; 2],
-                state: EMPTY,
-            };
-            let mut slots = vec![empty; self.slots.len() * 2];
-            let mask = slots.len() - 1;
-            for s in 0..self.info.len() as u32 {
-                let (key, hash) = self.key(self.words(s));
-                let mut i = hash as usize & mask;
-                while slots[i].state != EMPTY {
-                    i = (i + 1) & mask;
-                }
-                slots[i] = Slot { key, state: s };
-            }
-            self.slots = slots;
-        }
-        Some(state)
+        let (words, stride) = (&self.words, self.stride);
+        let words_of = |s: u32| &words[s as usize * stride..s as usize * stride + stride];
+        self.states
+            .insert(key.0, slot, state, budget, words_of)
+            .then_some(state)
     }
 }
 
-/// A well-mixed 64-bit key for `x` (SplitMix64's finaliser): the Zobrist keys of the
-/// table, the same on every run.
+/// A well-mixed 64-bit key for `x` (SplitMix64's finaliser): the hashes of the tables, the
+/// same on every run.
 fn mix(x: u64) -> u64 {
     let mut z = x.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -275,9 +458,28 @@ pub struct Walker {
     dist: Vec<u32>,
     /// The direction of the last step into each square, for reading a walk back.
     came: Vec<Dir>,
+    /// The position of the source each square was reached from, by [`Walker::run_many`].
+    wave: Vec<u32>,
+    /// Per source of [`Walker::run_many`]: the union-find parent of its region (the root
+    /// after the walk).
+    joined: Vec<u32>,
+    /// Per source of [`Walker::run_many`], its tag.
+    tags: Vec<u32>,
     stamp: Vec<u32>,
     round: u32,
     queue: Vec<CellId>,
+}
+
+/// One start of [`Walker::run_many`]: a square, the moves already made when the walk
+/// starts there, and a number the walk reports as the origin of the squares it reaches.
+#[derive(Debug, Clone, Copy)]
+pub struct Source {
+    /// Where the player stands.
+    pub square: CellId,
+    /// The moves made before.
+    pub moves: u32,
+    /// What [`Walker::origin`] answers for the squares best reached from here.
+    pub tag: u32,
 }
 
 impl Walker {
@@ -286,10 +488,159 @@ impl Walker {
         Walker {
             dist: vec![0; cells],
             came: vec![Dir::North; cells],
+            wave: vec![0; cells],
+            joined: Vec::new(),
+            tags: Vec::new(),
             stamp: vec![0; cells],
             round: 0,
             queue: Vec::with_capacity(cells),
         }
+    }
+
+    fn next_round(&mut self) {
+        self.round = self.round.wrapping_add(1);
+        if self.round == 0 {
+            self.stamp.fill(0);
+            self.round = 1;
+        }
+    }
+
+    /// Walks from several `sources` at once, sorted by their moves: afterwards
+    /// [`Walker::distance`] is the fewest moves to a square over all sources (their moves
+    /// plus the walk), [`Walker::origin`] the tag of one source that achieves it, and
+    /// [`Walker::region`] names the connected part of the floor (boxes as walls) by one of
+    /// the sources in it.
+    ///
+    /// Why: the states of one box layout differ only in the player's square; one walk for
+    /// all of them gives each push its cheapest start, as separate walks would.
+    ///
+    /// # Complexity
+    /// O(cells + sources x α(sources)) (union-find over the sources' waves where they meet).
+    pub fn run_many(&mut self, grid: &Grid, occupied: &[bool], sources: &[Source]) {
+        self.next_round();
+        self.queue.clear();
+        self.joined.clear();
+        self.joined.extend(0..sources.len() as u32);
+        let (mut head, mut next) = (0, 0);
+        loop {
+            // The nearer of the queue's head and the next source, the source first on
+            // ties: both orders are by moves, so squares are settled in that order.
+            let queued = self.queue.get(head).map(|c| self.dist[c.index()]);
+            let source = sources
+                .get(next)
+                .filter(|s| queued.is_none_or(|q| s.moves <= q));
+            let cell = if let Some(s) = source {
+                let at = s.square.index();
+                next += 1;
+                if self.stamp[at] == self.round {
+                    self.join(self.wave[at], next as u32 - 1);
+                    continue;
+                }
+                self.stamp[at] = self.round;
+                self.dist[at] = s.moves;
+                self.wave[at] = next as u32 - 1;
+                s.square
+            } else if let Some(&cell) = self.queue.get(head) {
+                head += 1;
+                cell
+            } else {
+                break;
+            };
+            let (d, wave) = (self.dist[cell.index()] + 1, self.wave[cell.index()]);
+            for (dir, n) in grid.neighbours(cell) {
+                if occupied[n.index()] {
+                    continue;
+                }
+                if self.stamp[n.index()] != self.round {
+                    self.stamp[n.index()] = self.round;
+                    self.dist[n.index()] = d;
+                    self.came[n.index()] = dir;
+                    self.wave[n.index()] = wave;
+                    self.queue.push(n);
+                } else if self.wave[n.index()] != wave {
+                    self.join(self.wave[n.index()], wave);
+                }
+            }
+        }
+        self.tags.clear();
+        self.tags.extend(sources.iter().map(|s| s.tag));
+        for i in 0..sources.len() {
+            let root = self.root(i as u32);
+            self.joined[i] = root;
+        }
+    }
+
+    /// The representative of source `i`'s region in the union-find of [`Walker::run_many`].
+    fn root(&mut self, mut i: u32) -> u32 {
+        while self.joined[i as usize] != i {
+            let up = self.joined[self.joined[i as usize] as usize];
+            self.joined[i as usize] = up;
+            i = up;
+        }
+        i
+    }
+
+    fn join(&mut self, a: u32, b: u32) {
+        let (a, b) = (self.root(a), self.root(b));
+        if a != b {
+            self.joined[a.max(b) as usize] = a.min(b);
+        }
+    }
+
+    /// The tag of the source the last [`Walker::run_many`] reached `cell` from (meaningful
+    /// when [`Walker::distance`] is `Some`).
+    #[inline]
+    pub fn origin(&self, cell: CellId) -> u32 {
+        self.tags[self.wave[cell.index()] as usize]
+    }
+
+    /// The region of `cell` in the last [`Walker::run_many`]: the position (in its
+    /// `sources`) of one source in the same connected part of the floor; equal for two
+    /// squares exactly when they are connected (meaningful when [`Walker::distance`] is
+    /// `Some`).
+    #[inline]
+    pub fn region(&self, cell: CellId) -> usize {
+        self.joined[self.wave[cell.index()] as usize] as usize
+    }
+
+    /// The region of source number `i` of the last [`Walker::run_many`] (see
+    /// [`Walker::region`]).
+    #[inline]
+    pub fn source_region(&self, i: usize) -> usize {
+        self.joined[i] as usize
+    }
+
+    /// Whether a walk from `from` over squares not `occupied` reaches one of `targets`;
+    /// stops at the first.
+    ///
+    /// # Complexity
+    /// O(cells x targets).
+    pub fn reaches(
+        &mut self,
+        grid: &Grid,
+        occupied: &[bool],
+        from: CellId,
+        targets: &[CellId],
+    ) -> bool {
+        self.next_round();
+        self.queue.clear();
+        self.queue.push(from);
+        self.stamp[from.index()] = self.round;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let cell = self.queue[head];
+            head += 1;
+            if targets.contains(&cell) {
+                return true;
+            }
+            for (_, n) in grid.neighbours(cell) {
+                if self.stamp[n.index()] != self.round && !occupied[n.index()] {
+                    self.stamp[n.index()] = self.round;
+                    self.queue.push(n);
+                }
+            }
+        }
+        false
     }
 
     /// Walks from `from` over every square not `occupied`.
@@ -297,11 +648,7 @@ impl Walker {
     /// # Complexity
     /// O(cells).
     pub fn run(&mut self, grid: &Grid, occupied: &[bool], from: CellId) {
-        self.round = self.round.wrapping_add(1);
-        if self.round == 0 {
-            self.stamp.fill(0);
-            self.round = 1;
-        }
+        self.next_round();
         self.queue.clear();
         self.queue.push(from);
         self.stamp[from.index()] = self.round;
@@ -360,6 +707,18 @@ pub fn lurd(dir: Dir, push: bool) -> char {
     }
 }
 
+/// What another state of the layout being expanded is to the expansion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Open, with as many pushes: expanded now, with the state taken from the queue.
+    Now,
+    /// Expanded before with as many pushes: the pushes it reaches best are already done.
+    Done,
+    /// With fewer pushes (`--metric pushes` only): it dominates every state in its region
+    /// (it walks to their squares at no push), which is then not expanded here.
+    Fewer,
+}
+
 /// Solves `level` for `options.metric`; see the module documentation.
 pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
     if level.stranded() {
@@ -378,19 +737,32 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
         limit: options.memory_mib.saturating_mul(1 << 20),
     };
     let mut table = Table::new(k, n);
-    budget.bytes +=
-        (table.slots.len() * size_of::<Slot>() + table.zobrist.len() * 8) as u64 + board.bytes();
+    budget.bytes += table.states.bytes() + table.layout_index.bytes() + board.bytes();
     let mut matcher = Matcher::new();
     let mut walker = Walker::new(n);
     let mut freeze = Freeze::new(n);
     let mut occupied = vec![false; n];
+    let mut sources: Vec<Source> = Vec::new();
+    // Per source: its state and role; the open states with more pushes; the regions that
+    // hold a state with fewer pushes.
+    let mut members: Vec<(u32, Role)> = Vec::new();
+    let mut later: Vec<u32> = Vec::new();
+    let mut targets: Vec<CellId> = Vec::new();
+    let mut checker = Walker::new(n);
+    let mut blocked: Vec<bool> = Vec::new();
+    // The keys of a cost or bound pair in the metric's order.
+    let (pushes_key, moves_key) = match options.metric {
+        Metric::Pushes => (0, 1),
+        Metric::Moves => (1, 0),
+    };
 
-    // The bound of a state: pushes >= the matching; moves >= the pushes, and >= the
-    // lone-box moves of every box from the player's square.
-    let bound_of = |matcher: &mut Matcher, words: &[u16]| -> [u32; 2] {
-        let Some(pushes) = matcher.min_cost(k, |i, j| board.distance(j, words[i] as usize)) else {
+    // The bound of a state: pushes >= the matching of its layout (`HOPELESS` when there
+    // is none); moves >= the pushes, and >= the lone-box moves of every box from the
+    // player's square.
+    let bound_of = |pushes: u32, words: &[u16]| -> [u32; 2] {
+        if pushes == HOPELESS {
             return [HOPELESS; 2];
-        };
+        }
         let player = words[k] as usize;
         let mut moves = pushes;
         for &b in &words[..k] {
@@ -400,19 +772,31 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
             }
             moves = moves.max(lone);
         }
-        match options.metric {
-            Metric::Pushes => [pushes, moves],
-            Metric::Moves => [moves, pushes],
-        }
+        let mut bound = [0; 2];
+        bound[pushes_key] = pushes;
+        bound[moves_key] = moves;
+        bound
+    };
+    let matching = |matcher: &mut Matcher, boxes: &[u16]| {
+        matcher
+            .min_cost(k, |i, j| board.distance(j, boxes[i] as usize))
+            .unwrap_or(HOPELESS)
     };
 
     let mut start: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
     start.push(level.player().index() as u16);
-    let bound = bound_of(&mut matcher, &start);
+    let Some(layout) = table.layout_of(
+        &start[..k],
+        || matching(&mut matcher, &start[..k]),
+        &mut budget,
+    ) else {
+        return Outcome::Unknown(Limit::Memory);
+    };
+    let bound = bound_of(table.layouts[layout as usize].pushes, &start);
     if bound[0] == HOPELESS {
         return Outcome::Unsolvable;
     }
-    let key = table.key(&start);
+    let key = table.states.key(&start);
     let Err(slot) = table.find(&start, key) else {
         return Outcome::Unknown(Limit::Memory);
     };
@@ -420,11 +804,18 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
         cost: [0, 0],
         bound,
         parent: ROOT,
+        layout,
+        same_layout: EMPTY,
+        closed: false,
     };
     if table.insert(&start, key, slot, info, &mut budget).is_none() {
         return Outcome::Unknown(Limit::Memory);
     }
-    let mut queue = Queue::default();
+    table.layouts[layout as usize].fewest = 0;
+    let mut queue = Queue::new(match options.metric {
+        Metric::Pushes => Order::ShallowFirst,
+        Metric::Moves => Order::DeeperFirst,
+    });
     queue.push(bound, 0, 0);
     let mut expanded = 0u64;
     let mut words = vec![0u16; k + 1];
@@ -432,8 +823,8 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
 
     while let Some((f, state)) = queue.pop() {
         let info = table.info[state as usize];
-        if [info.cost[0] + info.bound[0], info.cost[1] + info.bound[1]] != f {
-            continue; // reached again more cheaply since it was queued
+        if info.closed || [info.cost[0] + info.bound[0], info.cost[1] + info.bound[1]] != f {
+            continue; // expanded, or reached again more cheaply, since it was queued
         }
         words.copy_from_slice(table.words(state));
         if info.bound[0] == 0 && words[..k].iter().all(|&b| board.is_goal(b as usize)) {
@@ -447,11 +838,64 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                 }
             }
         }
+        // The other states of this layout (see `Role`), as sources of one walk.
+        let pushes = info.cost[pushes_key];
+        let fewer_dominate = options.metric == Metric::Pushes;
+        sources.clear();
+        members.clear();
+        later.clear();
+        let mut other = table.layouts[info.layout as usize].last;
+        while other != EMPTY {
+            let them = &mut table.info[other as usize];
+            let next = them.same_layout;
+            let role = if them.bound[0] == HOPELESS {
+                None
+            } else if them.cost[pushes_key] == pushes {
+                Some(if them.closed { Role::Done } else { Role::Now })
+            } else if !fewer_dominate {
+                None
+            } else if them.cost[pushes_key] < pushes {
+                Some(Role::Fewer)
+            } else {
+                if !them.closed {
+                    later.push(other);
+                }
+                None
+            };
+            if let Some(role) = role {
+                if role == Role::Now {
+                    them.closed = true;
+                }
+                sources.push(Source {
+                    square: CellId::new(table.words[other as usize * (k + 1) + k] as usize),
+                    moves: them.cost[moves_key],
+                    tag: members.len() as u32,
+                });
+                members.push((other, role));
+            }
+            other = next;
+        }
+        sources.sort_unstable_by_key(|s| s.moves);
         for &b in &words[..k] {
             occupied[b as usize] = true;
         }
-        let player = CellId::new(words[k] as usize);
-        walker.run(grid, &occupied, player);
+        walker.run_many(grid, &occupied, &sources);
+        blocked.clear();
+        blocked.resize(sources.len(), false);
+        for (i, s) in sources.iter().enumerate() {
+            if members[s.tag as usize].1 == Role::Fewer {
+                blocked[walker.source_region(i)] = true;
+            }
+        }
+
+        // Open states with more pushes where this walk went: each is dominated (fewer
+        // pushes, then a walk that costs no push, reach its square), closed unexpanded.
+        for &t in &later {
+            let square = CellId::new(table.words[t as usize * (k + 1) + k] as usize);
+            if walker.distance(square).is_some() {
+                table.info[t as usize].closed = true;
+            }
+        }
         for i in 0..k {
             let cell = CellId::new(words[i] as usize);
             for dir in Dir::ALL {
@@ -461,12 +905,16 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                 if occupied[to.index()] || board.is_dead(to.index()) {
                     continue;
                 }
-                let Some(walk) = grid
-                    .neighbour(cell, dir.opposite())
-                    .and_then(|behind| walker.distance(behind))
-                else {
+                let Some(behind) = grid.neighbour(cell, dir.opposite()) else {
                     continue;
                 };
+                let Some(moves) = walker.distance(behind) else {
+                    continue;
+                };
+                let (parent, role) = members[walker.origin(behind) as usize];
+                if role != Role::Now || blocked[walker.region(behind)] {
+                    continue;
+                }
                 occupied[cell.index()] = false;
                 occupied[to.index()] = true;
                 let frozen = freeze.deadlocked(&board, &occupied, to);
@@ -480,31 +928,90 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                 child[i] = to.index() as u16;
                 child[..k].sort_unstable();
                 child[k] = cell.index() as u16;
-                let step = [1, walk + 1];
-                let cost = match options.metric {
-                    Metric::Pushes => [info.cost[0] + step[0], info.cost[1] + step[1]],
-                    Metric::Moves => [info.cost[0] + step[1], info.cost[1] + step[0]],
-                };
-                let key = table.key(&child);
+                let mut cost = [0; 2];
+                cost[pushes_key] = pushes + 1;
+                cost[moves_key] = moves + 1;
+                let key = table.states.key(&child);
+                // One push from the parent: at least its pushes bound less one.
+                let inherited = table.info[parent as usize].bound[pushes_key].saturating_sub(1);
                 let (target, bound) = match table.find(&child, key) {
                     Ok(seen) => {
-                        let old = &mut table.info[seen as usize];
-                        if old.bound[0] == HOPELESS || cost >= old.cost {
+                        let old = table.info[seen as usize];
+                        if old.bound[0] == HOPELESS {
                             continue;
                         }
-                        old.cost = cost;
-                        old.parent = state;
+                        let raised = inherited > old.bound[pushes_key];
+                        if cost >= old.cost && !raised {
+                            continue;
+                        }
+                        let bound = if raised {
+                            bound_of(inherited, &child)
+                        } else {
+                            old.bound
+                        };
+                        let old = &mut table.info[seen as usize];
+                        old.bound = bound;
+                        if cost < old.cost {
+                            old.cost = cost;
+                            old.parent = parent;
+                            old.closed = false;
+                            let l = &mut table.layouts[old.layout as usize];
+                            l.fewest = l.fewest.min(pushes + 1);
+                        } else if old.closed {
+                            continue;
+                        }
                         (seen, old.bound)
                     }
                     Err(slot) => {
-                        let bound = bound_of(&mut matcher, &child);
+                        let Some(layout) = table.layout_of(
+                            &child[..k],
+                            || matching(&mut matcher, &child[..k]),
+                            &mut budget,
+                        ) else {
+                            return Outcome::Unknown(Limit::Memory);
+                        };
+                        if fewer_dominate && table.layouts[layout as usize].fewest < pushes + 1 {
+                            targets.clear();
+                            let mut other = table.layouts[layout as usize].last;
+                            while other != EMPTY {
+                                let them = &table.info[other as usize];
+                                if them.bound[0] != HOPELESS && them.cost[pushes_key] < pushes + 1 {
+                                    targets.push(CellId::new(
+                                        table.words[other as usize * (k + 1) + k] as usize,
+                                    ));
+                                }
+                                other = them.same_layout;
+                            }
+                            occupied[cell.index()] = false;
+                            occupied[to.index()] = true;
+                            let dominated = checker.reaches(grid, &occupied, cell, &targets);
+                            occupied[to.index()] = false;
+                            occupied[cell.index()] = true;
+                            if dominated {
+                                continue;
+                            }
+                        }
+                        let mut pb = table.layouts[layout as usize].pushes;
+                        if pb != HOPELESS {
+                            pb = pb.max(inherited);
+                        }
+                        let bound = bound_of(pb, &child);
                         let info = Info {
                             cost,
                             bound,
-                            parent: state,
+                            parent,
+                            layout,
+                            same_layout: EMPTY,
+                            closed: false,
                         };
                         match table.insert(&child, key, slot, info, &mut budget) {
-                            Some(s) => (s, bound),
+                            Some(s) => {
+                                if bound[0] != HOPELESS {
+                                    let l = &mut table.layouts[layout as usize];
+                                    l.fewest = l.fewest.min(pushes + 1);
+                                }
+                                (s, bound)
+                            }
                             None => return Outcome::Unknown(Limit::Memory),
                         }
                     }

@@ -130,6 +130,33 @@ fn equals_the_exhaustive_reference_on_random_levels() {
     }
 }
 
+/// Five and six boxes in rooms of up to 5 x 5: layouts reached with the player on many
+/// squares in several parts of the floor, where one expansion serves several states and
+/// `--metric pushes` drops states dominated by fewer pushes.
+#[test]
+fn many_boxes_equal_the_exhaustive_reference() {
+    let (mut solved, mut total) = (0, 0);
+    for level in levels(&generate::collection(4, 1000, 6, 5)) {
+        if level.boxes().len() < 5 {
+            continue;
+        }
+        for metric in [Metric::Pushes, Metric::Moves] {
+            let want = reference(&level, metric);
+            assert_eq!(
+                fast(&level, metric),
+                want,
+                "{} {metric:?}\n{}",
+                level.title(),
+                level.draw(level.boxes(), level.player())
+            );
+            total += 1;
+            solved += usize::from(want.is_some());
+        }
+    }
+    println!("{solved} of {total} solved");
+    assert!(solved > 40 && total - solved > 40, "{solved} of {total}");
+}
+
 /// A `sokoban-path` maze (`S B T . #` rows after an `R C` header) as XSB, walled around.
 fn path_maze_to_xsb(text: &str) -> String {
     let rows: Vec<&str> = text.lines().skip(1).collect();
