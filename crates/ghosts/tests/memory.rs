@@ -124,8 +124,80 @@ fn a_joint_search_that_cannot_fit() {
     }
 }
 
+/// A MovingAI instance of the SAT path (testdata/ghosts/mapf-door: 24 agents crossing
+/// a wall through a two-cell door; prioritized planning fails at the bound, SAT on a core
+/// of 18 agents settles it). The estimate of 256 bytes a variable let a 8 MiB budget run
+/// to a 19.4 MiB peak: the encoding takes about 1.2 KiB a variable.
+fn a_sat_decision_within_a_tight_budget() {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/ghosts");
+    let (map, scen) = (folder.join("mapf-door.map"), folder.join("mapf-door.scen"));
+    let (map, scen) = (map.to_str().unwrap(), scen.to_str().unwrap());
+    let flags = |budget: &'static str| ["--map", map, "--scen", scen, "--memory-mib", budget];
+    let free = run(b"", &flags("1024"));
+    assert_eq!(free.status, 0, "{free:?}");
+    for budget in ["8", "24"] {
+        let run = run(b"", &flags(budget));
+        assert_eq!(run.status, 1, "{run:?}");
+        assert_eq!(run.stdout, "");
+        let message = format!(
+            "error: {scen}: line 1, column 1: solving this case needs more than the memory \
+             budget of {budget} MiB (about "
+        );
+        assert!(run.stderr.starts_with(&message), "{run:?}");
+        assert!(run.stderr.contains("MiB for the SAT encoding of makespan"));
+        run.assert_peak_within(budget.parse::<u64>().unwrap() + SLACK_MIB);
+    }
+    let run = run(b"", &flags("28"));
+    assert_eq!(run.status, 0, "{run:?}");
+    assert_eq!(run.stdout, free.stdout);
+    run.assert_peak_within(28 + SLACK_MIB);
+}
+
+/// `--show` on a MovingAI instance: one agent crossing an empty 256 x 256 map in 510
+/// steps, 33 MiB of drawings. They were built as one string before being written; now
+/// each frame is written as it is drawn.
+fn drawings_of_a_long_plan_stream() {
+    let folder = std::env::temp_dir().join(format!("ghosts-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let (map, scen) = (folder.join("empty.map"), folder.join("empty.scen"));
+    let mut text = String::from("type octile\nheight 256\nwidth 256\nmap\n");
+    for _ in 0..256 {
+        text.push_str(&".".repeat(256));
+        text.push('\n');
+    }
+    std::fs::write(&map, text).unwrap();
+    std::fs::write(
+        &scen,
+        "version 1\n0\tempty.map\t256\t256\t0\t0\t255\t255\t510\n",
+    )
+    .unwrap();
+    let (map_arg, scen_arg) = (map.to_str().unwrap(), scen.to_str().unwrap());
+    let args = [
+        "--map",
+        map_arg,
+        "--scen",
+        scen_arg,
+        "--show",
+        "--memory-mib",
+        "16",
+    ];
+    let run = run(b"", &args);
+    std::fs::remove_dir_all(&folder).unwrap();
+    assert_eq!(run.status, 0, "{run:?}");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "510");
+    // A frame per step and one for the start, each a header and 256 rows.
+    assert_eq!(lines.len(), 1 + 511 * 257);
+    assert_eq!(lines[1], "step 0");
+    assert_eq!(lines[2], format!("a{}", ".".repeat(255)));
+    assert_eq!(lines[lines.len() - 1], format!("{}a", ".".repeat(255)));
+    run.assert_peak_within(16 + SLACK_MIB);
+}
+
 fn main() {
     serve_measurement();
+    drawings_of_a_long_plan_stream();
+    a_sat_decision_within_a_tight_budget();
     a_small_room_in_a_large_map();
     a_sparse_corridor_in_a_large_map();
     a_joint_search_that_cannot_fit();
