@@ -167,8 +167,12 @@ fn build_old() -> Result<PathBuf, String> {
 /// How one run ended.
 #[derive(Debug, Clone, PartialEq)]
 enum Outcome {
-    /// Answered: the first output line, in wall seconds.
-    Answer { answer: String, seconds: f64 },
+    /// Answered: the first output line, in CPU seconds (user and system) and wall seconds.
+    Answer {
+        answer: String,
+        cpu_seconds: f64,
+        wall_seconds: f64,
+    },
     /// Refused with its over-budget error.
     OverBudget,
     /// Stopped at the CPU limit or the address-space cap.
@@ -176,11 +180,19 @@ enum Outcome {
 }
 
 impl Outcome {
-    /// Seconds, a run that did not answer counted at the limit.
+    /// CPU seconds, a run that did not answer counted at the limit.
     fn seconds(&self, limit: u64) -> f64 {
         match self {
-            Outcome::Answer { seconds, .. } => *seconds,
+            Outcome::Answer { cpu_seconds, .. } => *cpu_seconds,
             _ => limit as f64,
+        }
+    }
+
+    /// Wall seconds, a run that did not answer shown as `-`.
+    fn wall(&self) -> String {
+        match self {
+            Outcome::Answer { wall_seconds, .. } => format!("{wall_seconds:.4}"),
+            _ => "-".to_owned(),
         }
     }
 
@@ -217,7 +229,8 @@ fn run_one(program: &Path, input: &Path, output: &Path, limit: u64) -> Outcome {
                 .next()
                 .unwrap_or("")
                 .to_owned(),
-            seconds: m.seconds,
+            cpu_seconds: m.cpu_seconds,
+            wall_seconds: m.seconds,
         },
         Err(message) if message.contains("memory budget") => Outcome::OverBudget,
         Err(_) => Outcome::Limit,
@@ -287,14 +300,14 @@ pub fn run(args: &GhostsManyArgs, quick: bool) -> Result<(), String> {
 /// answers.
 fn report(cases: &[Case], rows: &[Row], limit: u64, work: &Path) -> Result<(), String> {
     let mut tsv = String::from(
-        "dataset\tstyle\tghosts\tsize\told_seconds\tours_seconds\told_answer\tours_answer\tcommand\n",
+        "dataset\tstyle\tghosts\tsize\told_cpu_s\tours_cpu_s\told_wall_s\tours_wall_s\told_answer\tours_answer\tcommand\n",
     );
     let mut mismatches = Vec::new();
     for row in rows {
         let case = &cases[row.case_index];
         let old = row.old.as_ref();
         tsv.push_str(&format!(
-            "{}\t{}\t{}\t{}x{}\t{}\t{:.4}\t{}\t{}\t{}\n",
+            "{}\t{}\t{}\t{}x{}\t{}\t{:.4}\t{}\t{}\t{}\t{}\t{}\n",
             row.case_index,
             case.style(),
             case.spec.ghosts,
@@ -302,6 +315,8 @@ fn report(cases: &[Case], rows: &[Row], limit: u64, work: &Path) -> Result<(), S
             case.spec.height,
             old.map_or("-".to_owned(), |o| format!("{:.4}", o.seconds(limit))),
             row.ours.seconds(limit),
+            old.map_or("-".to_owned(), Outcome::wall),
+            row.ours.wall(),
             old.map_or("-".to_owned(), Outcome::shown),
             row.ours.shown(),
             case.command()
@@ -316,13 +331,13 @@ fn report(cases: &[Case], rows: &[Row], limit: u64, work: &Path) -> Result<(), S
     fs::write(&table, tsv).map_err(|e| e.to_string())?;
 
     println!(
-        "{:<8} {:>7} {:>6} {:>11} {:>9} {:>9} {:>8} {:>9} {:>11} {:>11}",
+        "{:<8} {:>7} {:>6} {:>11} {:>10} {:>10} {:>8} {:>9} {:>11} {:>11}",
         "style",
         "ghosts",
         "sets",
         "sizes",
-        "old s",
-        "ours s",
+        "old cpu s",
+        "ours cpu s",
         "total x",
         "median x",
         "old unans.",
@@ -386,14 +401,14 @@ fn report(cases: &[Case], rows: &[Row], limit: u64, work: &Path) -> Result<(), S
             ("-".into(), "-".into(), "-".into(), "-".into())
         };
         println!(
-            "{name:<8} {:>7} {:>6} {:>11} {old:>9} {ours:>9.2} {total:>8} {med:>9} {old_open:>11} {ours_open:>11}",
+            "{name:<8} {:>7} {:>6} {:>11} {old:>10} {ours:>10.2} {total:>8} {med:>9} {old_open:>11} {ours_open:>11}",
             format!("{low}-{high}"),
             chosen.len(),
             format!("{small}-{large} sq"),
         );
     }
     println!(
-        "wall seconds, one run each; a run without an answer (at the {limit} s CPU limit, over \
+        "CPU seconds (user + system), one run each; a run without an answer (at the {limit} s CPU limit, over \
          its memory budget or past the {} GiB cap) counts as {limit} s; total x = old total / \
          ours total, median x = the median of old / ours per dataset; per dataset: {}",
         ADDRESS_SPACE_KIB >> 20,

@@ -128,7 +128,7 @@ pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
         );
         return Ok(());
     }
-    let agents = if args.agents.is_empty() {
+    let mut agents = if args.agents.is_empty() {
         if quick {
             vec![10, 20]
         } else {
@@ -137,6 +137,8 @@ pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
     } else {
         args.agents.clone()
     };
+    agents.sort_unstable();
+    agents.dedup();
     let maps: Vec<String> = if args.maps.is_empty() {
         MAPS.iter().map(|&m| m.to_owned()).collect()
     } else {
@@ -154,7 +156,6 @@ pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
     let binary = target_dir().join("release/ghosts");
     let work = target_dir().join("bench");
     fs::create_dir_all(&work).map_err(|e| e.to_string())?;
-    let (out, err) = (work.join("mapf.out"), work.join("mapf.err"));
     println!(
         "{:<24} {:<9} {:>5} {:>5} {:>7} {:>8} {:>8} {:>8}  settled by",
         "map", "scenario", "K", "bound", "answer", "cpu s", "wall s", "MiB"
@@ -171,11 +172,19 @@ pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
                 let name = format!("{map} {scenario} {k}");
                 if k > available {
                     println!(
-                        "{map:<24} {scenario:<9} {k:>5}  (the scenario has {available} agents)"
+                        "{map:<24} {scenario:<9} {k:>5}  (the scenario has {available} agents: \
+                         no larger K)"
                     );
-                    continue;
+                    break;
                 }
                 asked += 1;
+                // Each instance's answer and trace are kept (and two benches at once do
+                // not share files).
+                let stem = format!("mapf-{map}-{scenario}-{k}");
+                let (out, err) = (
+                    work.join(format!("{stem}.out")),
+                    work.join(format!("{stem}.err")),
+                );
                 // The CPU limit is the shell's `ulimit -t` (SIGXCPU ends the run, leaving no
                 // answer); the trace goes to a file for the bound and the method.
                 let script = format!(
@@ -199,6 +208,7 @@ pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
                 ];
                 let args: Vec<&str> = args.iter().map(String::as_str).collect();
                 let _ = fs::remove_file(&out);
+                let _ = fs::remove_file(&err);
                 let m = measure(Path::new("/bin/sh"), &args, Path::new("/dev/null"), &out)
                     .unwrap_or(Measure {
                         seconds: f64::NAN,
@@ -235,9 +245,15 @@ pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
                     .lower_bound
                     .map_or_else(|| "-".to_owned(), |b| b.to_string());
                 let mib = m.peak_kib as f64 / 1024.0;
+                // A run stopped at the limit has no wall time or peak of its own.
+                let (wall, peak) = if m.seconds.is_nan() {
+                    ("-".to_owned(), "-".to_owned())
+                } else {
+                    (format!("{:.2}", m.seconds), format!("{mib:.1}"))
+                };
                 println!(
-                    "{map:<24} {scenario:<9} {k:>5} {bound:>5} {answer:>7} {:>8.2} {:>8.2} {mib:>8.1}  {}{check}",
-                    m.cpu_seconds, m.seconds, outcome.settled_by
+                    "{map:<24} {scenario:<9} {k:>5} {bound:>5} {answer:>7} {:>8.2} {wall:>8} {peak:>8}  {}{check}",
+                    m.cpu_seconds, outcome.settled_by
                 );
                 let _ = writeln!(
                     report,
@@ -254,7 +270,8 @@ pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
     fs::write(work.join("mapf.tsv"), report).map_err(|e| e.to_string())?;
     println!(
         "mapf: {answered} of {asked} answered within {limit} CPU s each (one process each, \
-         --memory-mib 4096); open: {open:?}; table in target/bench/mapf.tsv"
+         --memory-mib 4096); open: {open:?}; table in target/bench/mapf.tsv, traces in \
+         target/bench/mapf-*.err"
     );
     if !wrong.is_empty() {
         return Err(format!(

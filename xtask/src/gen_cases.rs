@@ -262,3 +262,19 @@ fn sokoban_steps_cases(args: &SokobanStepsArgs) -> String {
         StepsKind::Unsolvable => generate::unsolvable(seed, height, width, walls),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocked_datasets_are_the_percent_asked_for_spread_evenly() {
+        for percent in [0, 25, 50, 100] {
+            let blocked: Vec<usize> = (0..100).filter(|&i| blocked_at(i, percent)).collect();
+            assert_eq!(blocked.len(), percent as usize);
+            if percent == 25 {
+                assert_eq!(blocked[..3], [3, 7, 11]);
+            }
+        }
+    }
+}

@@ -687,15 +687,11 @@ mod tests {
                         assert!(label.iter().all(|&l| l == label[0]), "split:\n{text}");
                     }
                     Layout::Maze => {
-                        for r in 0..h - 1 {
-                            for c in 0..w - 1 {
-                                let square = [(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)];
-                                assert!(square.iter().any(|&(r, c)| !open(r, c)), "{text}");
-                            }
-                        }
+                        check_two_by_two(&open, w, h, &text);
                         assert!(label.iter().all(|&l| l == label[0]), "split:\n{text}");
                     }
                     Layout::Pockets | Layout::BlockedPockets => {
+                        check_two_by_two(&open, w, h, &text);
                         check_pockets(&d, &label, layout == Layout::BlockedPockets, &text);
                     }
                 }
@@ -703,6 +699,16 @@ mod tests {
         }
         // Most specs fit (the pockets take at most 13 ghosts on 32 rows of width 28).
         assert!(drawn.iter().all(|&n| n > 60), "{drawn:?}");
+    }
+
+    /// Every 2 x 2 square holds a wall.
+    fn check_two_by_two(open: &dyn Fn(usize, usize) -> bool, w: usize, h: usize, text: &str) {
+        for r in 0..h - 1 {
+            for c in 0..w - 1 {
+                let square = [(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)];
+                assert!(square.iter().any(|&(r, c)| !open(r, c)), "2 x 2:\n{text}");
+            }
+        }
     }
 
     /// Pockets: every ghost starts and ends on one corridor row, in the reverse order of

@@ -47,21 +47,37 @@ pub struct CellBits {
     open: Vec<u64>,
 }
 
+/// See [`CellBits::dense`].
+fn dense(words: usize, cells: usize) -> bool {
+    12 * words <= cells
+}
+
+/// Scratch bytes of the bit-parallel pair search: three sets of `words` words per cell,
+/// one more set, and per cell a flag and two list entries.
+fn bit_parallel_scratch(words: usize, cells: usize) -> u64 {
+    let (words, cells) = (words as u64, cells as u64);
+    3 * cells * words * 8 + words * 8 + cells * 9
+}
+
 impl CellBits {
-    /// The layout of `grid`'s cells.
+    /// The layout of `grid`'s cells, over the smallest rectangle that holds them all (a
+    /// small room in a large walled map costs the room, not the map).
     ///
     /// # Complexity
-    /// O(height x width).
+    /// O(C + height x width / 64) time for C cells (the bits of the rectangle, which is at
+    /// most the map).
     pub fn new(grid: &Grid) -> Self {
-        let stride = grid.width() + 1;
-        let bits = grid.height() * stride;
+        let (rows, cols) = Self::extent(grid);
+        let (top, left) = (rows.start, cols.start);
+        let stride = cols.len() + 1;
+        let bits = rows.len() * stride;
         let words = bits.div_ceil(64).max(1);
         let mut bit_of = vec![0; grid.cell_count()];
         let mut cell_of = vec![u32::MAX; words * 64];
         let mut open = vec![0u64; words];
         for cell in grid.cells() {
             let (row, col) = grid.position(cell);
-            let bit = row * stride + col;
+            let bit = (row - top) * stride + (col - left);
             bit_of[cell.index()] = bit as u32;
             cell_of[bit] = cell.index() as u32;
             open[bit / 64] |= 1 << (bit % 64);
@@ -73,6 +89,39 @@ impl CellBits {
             cell_of,
             open,
         }
+    }
+
+    /// The rows and columns of the smallest rectangle holding every cell of `grid`.
+    fn extent(grid: &Grid) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+        let (mut rows, mut cols) = ((usize::MAX, 0), (usize::MAX, 0));
+        for cell in grid.cells() {
+            let (row, col) = grid.position(cell);
+            rows = (rows.0.min(row), rows.1.max(row + 1));
+            cols = (cols.0.min(col), cols.1.max(col + 1));
+        }
+        if rows.0 == usize::MAX {
+            return (0..0, 0..0);
+        }
+        (rows.0..rows.1, cols.0..cols.1)
+    }
+
+    /// 64-bit words a set of `grid`'s layout takes, before it is built.
+    fn words_for(grid: &Grid) -> usize {
+        let (rows, cols) = Self::extent(grid);
+        (rows.len() * (cols.len() + 1)).div_ceil(64).max(1)
+    }
+
+    /// Bytes of memory the layout of `grid` holds, before it is built.
+    pub fn bytes_for(grid: &Grid) -> u64 {
+        grid.cell_count() as u64 * 4 + Self::words_for(grid) as u64 * (64 * 4 + 8)
+    }
+
+    /// Whether the bit-parallel pair search pays on this layout: its three sets per cell
+    /// of the first ghost (24 C W bytes for W words a set) take at most the table itself
+    /// (2 C^2 bytes). On sparse layouts (a long corridor winding through a large map) the
+    /// sets would be mostly walls, and the plain search sized by the cells runs instead.
+    fn dense(&self) -> bool {
+        dense(self.words, self.bit_of.len())
     }
 
     fn has(&self, set: &[u64], cell: u32) -> bool {
@@ -138,6 +187,103 @@ impl CellBits {
 }
 
 impl PairTable {
+    /// Bytes the table of a pair needs on `cells` cells (2 C^2).
+    pub fn table_bytes(cells: usize) -> u64 {
+        2 * (cells as u64).saturating_pow(2)
+    }
+
+    /// Bytes of scratch memory the bit-parallel search needs while it builds one table
+    /// on layout `bits` (three sets per cell and small lists); 0 when the layout is
+    /// sparse, where the plain search counts its queue as it goes ([`PairTable::new`]).
+    pub fn scratch_bytes(bits: &CellBits) -> u64 {
+        if bits.dense() {
+            bit_parallel_scratch(bits.words, bits.bit_of.len())
+        } else {
+            0
+        }
+    }
+
+    /// The exact distances of the pair: bit-parallel on a dense layout, else a plain
+    /// layered search with at most `queue_bytes` bytes of scratch for the plain
+    /// search; `None` when that search would need more.
+    pub fn new(
+        bits: &CellBits,
+        options: &Options,
+        first: usize,
+        second: usize,
+        homes: (u32, u32),
+        queue_bytes: u64,
+    ) -> Option<Self> {
+        if bits.dense() {
+            Some(Self::bit_parallel(bits, options, first, second, homes))
+        } else {
+            Self::plain(
+                options,
+                bits.bit_of.len(),
+                (first, second),
+                homes,
+                queue_bytes,
+            )
+        }
+    }
+
+    /// Breadth-first search over pair placements, one layer at a time, each layer a list
+    /// of placements `a * C + b`, with 25 checks per placement: for sparse layouts, where
+    /// its memory (the table and two layers) follows the cells, not the map's area.
+    ///
+    /// # Complexity
+    /// O(25 C^2) time; 2 C^2 bytes for the table plus 4 bytes per placement of the two
+    /// largest consecutive layers, at most `queue_bytes` (`None` beyond).
+    fn plain(
+        options: &Options,
+        cells: usize,
+        (first, second): (usize, usize),
+        homes: (u32, u32),
+        queue_bytes: u64,
+    ) -> Option<Self> {
+        let index = |a: u32, b: u32| a as usize * cells + b as usize;
+        // Placements a * C + b must fit in u32.
+        if (cells as u64).saturating_pow(2) > u64::from(u32::MAX) {
+            return None;
+        }
+        let cells32 = cells as u32;
+        let mut dist = vec![PAIR_NEVER; cells * cells];
+        let (mut layer, mut next): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
+        dist[index(homes.0, homes.1)] = 0;
+        layer.push(homes.0 * cells32 + homes.1);
+        let mut steps: u16 = 0;
+        while !layer.is_empty() {
+            steps = steps.saturating_add(1).min(PAIR_NEVER - 1);
+            for &placement in &layer {
+                let (a, b) = (placement / cells32, placement % cells32);
+                for &a2 in options.of(a) {
+                    for &b2 in options.of(b) {
+                        let slot = &mut dist[index(a2, b2)];
+                        if *slot == PAIR_NEVER && crate::moves::compatible(a, b, a2, b2) {
+                            *slot = steps;
+                            if next.len() == next.capacity() {
+                                // Growth copies: the old and the new buffer at once.
+                                let after = (next.capacity() * 3).max(64) + layer.capacity();
+                                if after as u64 * 4 > queue_bytes {
+                                    return None;
+                                }
+                            }
+                            next.push(a2 * cells32 + b2);
+                        }
+                    }
+                }
+            }
+            std::mem::swap(&mut layer, &mut next);
+            next.clear();
+        }
+        Some(PairTable {
+            first,
+            second,
+            cells,
+            dist,
+        })
+    }
+
     /// Breadth-first search from the pair's homes over all C x C placements, one layer at
     /// a time and bit-parallel: for each cell `a` of the first ghost, the set of cells of
     /// the second is a bit set, and one step of the second ghost is a shift of that set
@@ -151,8 +297,9 @@ impl PairTable {
     ///
     /// # Complexity
     /// O(D x C x (W + 5)) word operations for D layers and W words per set, plus O(C^2) to
-    /// write the table; 2 C^2 bytes of memory.
-    pub fn new(
+    /// write the table; 2 C^2 bytes for the table and [`PairTable::scratch_bytes`] while
+    /// it runs.
+    fn bit_parallel(
         bits: &CellBits,
         options: &Options,
         first: usize,
@@ -257,6 +404,15 @@ impl PairTable {
     }
 }
 
+/// Memory of the pair tables of a dataset (see [`Heuristic::pair_bytes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PairBytes {
+    /// The tables, kept while the search runs.
+    pub tables: u64,
+    /// What building them holds besides, at its peak (layout and scratch).
+    pub building: u64,
+}
+
 /// The bound used by the search: the largest of the one-ghost and pair distances it holds.
 #[derive(Debug, Clone)]
 pub struct Heuristic {
@@ -281,18 +437,51 @@ impl Heuristic {
         }
     }
 
-    /// Adds the exact pair distances of every pair of ghosts.
+    /// Bytes [`Heuristic::add_pairs`] holds for `ghosts` ghosts on `grid`: the tables it
+    /// keeps, and at its peak the layout and one table's scratch besides.
+    pub fn pair_bytes(grid: &Grid, ghosts: usize) -> PairBytes {
+        let pairs = (ghosts * ghosts.saturating_sub(1) / 2) as u64;
+        let tables = pairs.saturating_mul(PairTable::table_bytes(grid.cell_count()));
+        let (words, cells) = (CellBits::words_for(grid), grid.cell_count());
+        let scratch = if dense(words, cells) {
+            bit_parallel_scratch(words, cells)
+        } else {
+            0
+        };
+        PairBytes {
+            tables,
+            building: CellBits::bytes_for(grid) + scratch,
+        }
+    }
+
+    /// Adds the exact pair distances of every pair of ghosts, with at most `scratch_bytes`
+    /// bytes beside the tables while they are built; false (and no pairs) when the plain
+    /// search of a sparse layout would need more.
     ///
     /// # Complexity
     /// n^2 / 2 pair tables, see [`PairTable::new`].
-    pub fn add_pairs(&mut self, grid: &Grid, options: &Options, homes: &[CellId]) {
+    pub fn add_pairs(
+        &mut self,
+        grid: &Grid,
+        options: &Options,
+        homes: &[CellId],
+        scratch_bytes: u64,
+    ) -> bool {
         let bits = CellBits::new(grid);
+        let queue_bytes = scratch_bytes.saturating_sub(CellBits::bytes_for(grid));
         for j in 1..homes.len() {
             for i in 0..j {
                 let pair = (homes[i].index() as u32, homes[j].index() as u32);
-                self.pairs.push(PairTable::new(&bits, options, i, j, pair));
+                match PairTable::new(&bits, options, i, j, pair, queue_bytes) {
+                    Some(table) => self.pairs.push(table),
+                    None => {
+                        self.pairs = Vec::new();
+                        return false;
+                    }
+                }
             }
         }
+        true
     }
 
     /// Steps for ghost `ghost` alone from `cell` to its home, or [`NEVER`].
@@ -376,13 +565,69 @@ mod tests {
             let bits = CellBits::new(&grid);
             let a = rng.below(grid.cell_count()) as u32;
             let b = (a + 1 + rng.below(grid.cell_count() - 1) as u32) % grid.cell_count() as u32;
-            let fast = PairTable::new(&bits, &options, 0, 1, (a, b));
-            assert_eq!(
-                fast.dist,
-                plain_pair_distances(&options, grid.cell_count(), (a, b)),
-                "{height}x{width}"
-            );
+            let expected = plain_pair_distances(&options, grid.cell_count(), (a, b));
+            let fast = PairTable::bit_parallel(&bits, &options, 0, 1, (a, b));
+            assert_eq!(fast.dist, expected, "{height}x{width}");
+            let layered = PairTable::plain(&options, grid.cell_count(), (0, 1), (a, b), u64::MAX)
+                .expect("no queue limit");
+            assert_eq!(layered.dist, expected, "{height}x{width}");
             compared += 1;
         }
+    }
+
+    /// A random room drawn at `(top, left)` inside a `size` x `size` map of walls.
+    fn framed(rng: &mut SplitMix64, size: usize, top: usize, left: usize) -> Grid {
+        let room = test_support::random_grid(rng, 6, 7, 20);
+        Grid::new(size, size, |r, c| {
+            r >= top
+                && c >= left
+                && r - top < 6
+                && c - left < 7
+                && room.cell(r - top, c - left).is_some()
+        })
+    }
+
+    #[test]
+    fn a_room_in_a_large_map_costs_the_room() {
+        let mut rng = SplitMix64::new(7);
+        for _ in 0..50 {
+            let (top, left) = (rng.below(90), rng.below(90));
+            let grid = framed(&mut rng, 100, top, left);
+            if grid.cell_count() < 2 {
+                continue;
+            }
+            let bits = CellBits::new(&grid);
+            // Six rows of eight bits (seven columns and the padding one) in one word.
+            assert_eq!(bits.words, 1);
+            assert!(bits.dense());
+            assert_eq!(
+                CellBits::bytes_for(&grid),
+                grid.cell_count() as u64 * 4 + 264
+            );
+            let options = Options::new(&grid);
+            let homes = (0, grid.cell_count() as u32 - 1);
+            let table = PairTable::new(&bits, &options, 0, 1, homes, 0).expect("dense");
+            assert_eq!(
+                table.dist,
+                plain_pair_distances(&options, grid.cell_count(), homes)
+            );
+        }
+    }
+
+    #[test]
+    fn a_sparse_map_takes_the_plain_search_within_its_queue_bytes() {
+        // Two corridors far apart, joined down the left side: a large box, few cells.
+        let grid = Grid::new(200, 200, |r, c| r == 0 || r == 199 || c == 0);
+        let bits = CellBits::new(&grid);
+        assert!(!bits.dense());
+        assert_eq!(PairTable::scratch_bytes(&bits), 0);
+        let options = Options::new(&grid);
+        let cells = grid.cell_count();
+        let homes = (0, cells as u32 - 1);
+        let table = PairTable::new(&bits, &options, 0, 1, homes, u64::MAX).expect("no limit");
+        assert_eq!(table.dist, plain_pair_distances(&options, cells, homes));
+        // Layers on a path are short: a few KiB of queue are enough, 64 bytes are not.
+        assert!(PairTable::new(&bits, &options, 0, 1, homes, 64 << 10).is_some());
+        assert!(PairTable::new(&bits, &options, 0, 1, homes, 64).is_none());
     }
 }

@@ -270,8 +270,7 @@ pub fn run_benchmark(
             plan::write_plan(output, &grid, plan)?;
         }
         if options.show {
-            let frames = mapf::show::draw_plan(&grid, &scenario.starts, &scenario.goals, plan);
-            output.write_all(frames.as_bytes())?;
+            mapf::show::write_drawings(output, &grid, &scenario.starts, &scenario.goals, plan)?;
         }
     }
     output.flush()?;

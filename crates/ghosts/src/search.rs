@@ -15,6 +15,15 @@
 //! classic maps and reused across datasets, measured 15 % slower on the bench's dense
 //! maps, as its random accesses miss the cache.)
 //!
+//! Memory is counted, not estimated: the budget is what remains after the tables sized by
+//! the map and the pair tables, and every buffer of the search (nodes, hash table, queue,
+//! fresh successors) is counted by its capacity; before a buffer grows, the peak on the
+//! way (the old buffer and its copy at once) is checked, and the search stops with
+//! [`OverBudget`] instead of passing it. A stored placement costs at least a node, two
+//! slots of the hash set (at most half full) and a queue entry: 60 bytes with one-word
+//! keys (up to 9 ghosts on the classic maps), and up to two slots more just after the
+//! hash set doubles.
+//!
 //! # Complexity
 //! O(E x 5^n) time for E expansions (each enumerates at most 5^n moves) and O(E) memory;
 //! E is at most C^n and far smaller in practice (see the bench).
@@ -97,22 +106,32 @@ pub fn solve_with(
     }
     let options = Options::new(&dataset.grid);
     let mut heuristic = Heuristic::singles(&dataset.grid, &dataset.homes);
+    // Everything is counted against the budget: the tables sized by the map, the pair
+    // tables and their scratch, and the search's own storage (see `Search::reserve`).
     let budget_bytes = budget_mib.saturating_mul(1 << 20);
-    let pair_count = (n * n.saturating_sub(1) / 2) as u64;
-    let pair_states = pair_count.saturating_mul((cells as u64).saturating_pow(2));
-    let pairs_affordable = n >= 2 && pair_states.saturating_mul(2) <= budget_bytes / 4;
-    // Two ghosts: the pair table is the exact answer, no reason to wait.
-    if n == 2 && pairs_affordable {
-        heuristic.add_pairs(&dataset.grid, &options, &dataset.homes);
-    }
+    let after_tables = budget_bytes.saturating_sub(map_table_bytes(dataset));
+    let pair_bytes = Heuristic::pair_bytes(&dataset.grid, n);
+    let pairs_affordable = n >= 2
+        && pair_bytes.tables <= after_tables / 4
+        && pair_bytes.tables.saturating_add(pair_bytes.building) <= after_tables;
+    let bytes = after_tables.saturating_sub(if pairs_affordable {
+        pair_bytes.tables
+    } else {
+        0
+    });
+    let pair_states = pair_bytes.tables / 2;
+    // Two ghosts: the pair table is the exact answer, no reason to wait. (It may not fit
+    // on a sparse map, where its queue is counted as it grows: then singles it is.)
+    let pairs_built = n == 2
+        && pairs_affordable
+        && heuristic.add_pairs(&dataset.grid, &options, &dataset.homes, bytes);
     let layout = Layout::new(n, cells);
-    let bytes = budget_bytes.saturating_sub(if pairs_affordable { pair_states * 2 } else { 0 });
     let context = Context {
         layout,
         options: &options,
         budget_mib,
-        max_nodes: 0,
-        expansions_before_pairs: if pairs_affordable && !heuristic.has_pairs() {
+        bytes,
+        expansions_before_pairs: if pairs_affordable && !pairs_built && n > 2 {
             match pairs_after {
                 PairsAfter::Measured => (pair_states / PAIR_STATES_PER_EXPANSION)
                     .max(MIN_EXPANSIONS_BEFORE_PAIRS)
@@ -123,14 +142,15 @@ pub fn solve_with(
             usize::MAX
         },
     };
-    let mut outcome = context.dispatch(dataset, &heuristic, want_plan, bytes)?;
+    let mut outcome = context.dispatch(dataset, &heuristic, want_plan)?;
     if outcome.is_none() {
-        heuristic.add_pairs(&dataset.grid, &options, &dataset.homes);
+        // The first search's storage is freed: the pair search may use it for scratch.
+        heuristic.add_pairs(&dataset.grid, &options, &dataset.homes, bytes);
         let context = Context {
             expansions_before_pairs: usize::MAX,
             ..context
         };
-        outcome = context.dispatch(dataset, &heuristic, want_plan, bytes)?;
+        outcome = context.dispatch(dataset, &heuristic, want_plan)?;
     }
     // A search that may not stop for pairs always finishes.
     Ok(outcome.unwrap_or(Solution {
@@ -138,6 +158,16 @@ pub fn solve_with(
         plan: None,
         expanded: 0,
     }))
+}
+
+/// Bytes of the tables sized by the map that a search holds besides its own: the map's
+/// numbering (4 bytes a square of the map, 24 a cell), the move table (21 bytes a cell)
+/// and the one-ghost distances (4 bytes a cell and ghost).
+fn map_table_bytes(dataset: &Dataset) -> u64 {
+    let grid = &dataset.grid;
+    let squares = (grid.height() as u64).saturating_mul(grid.width() as u64);
+    let per_cell = 24 + 21 + 4 * dataset.starts.len() as u64;
+    squares * 4 + grid.cell_count() as u64 * per_cell
 }
 
 /// How a placement becomes a key. When C^n fits in 64 bits the key is the placement read
@@ -230,7 +260,8 @@ struct Context<'a> {
     layout: Layout,
     options: &'a Options,
     budget_mib: u64,
-    max_nodes: usize,
+    /// Bytes the search's storage may take.
+    bytes: u64,
     /// Expansions after which the search stops so that pair tables can be built.
     expansions_before_pairs: usize,
 }
@@ -242,19 +273,9 @@ impl Context<'_> {
         dataset: &Dataset,
         heuristic: &Heuristic,
         want_plan: bool,
-        bytes: u64,
     ) -> Result<Option<Solution>, OverBudget> {
         macro_rules! run {
-            ($k:literal) => {{
-                // A node costs itself, two hash slots (load at most 1/2) and a queue entry.
-                // A node costs itself, two hash slots (load at most 1/2), a queue entry, and
-                // its key once more while it waits in the list of fresh successors.
-                let per_node = (size_of::<Node<$k>>() + 3 * size_of::<u32>() + $k * 8) as u64;
-                let max_nodes = usize::try_from(bytes / per_node)
-                    .unwrap_or(usize::MAX)
-                    .min(EMPTY as usize - 1);
-                Search::<$k>::new(Context { max_nodes, ..self }, heuristic).run(dataset, want_plan)
-            }};
+            ($k:literal) => {{ Search::<$k>::new(self, heuristic).run(dataset, want_plan) }};
         }
         match self.layout.words() {
             1 => run!(1),
@@ -293,6 +314,8 @@ struct Search<'a, const K: usize> {
     table: Vec<Slot<K>>,
     /// Open nodes by f = steps + bound.
     buckets: Vec<Vec<u32>>,
+    /// Bytes of the buckets' buffers (their capacities).
+    queue_bytes: u64,
 }
 
 /// A slot of the hash set: a placement and its node, or `index == EMPTY` when free.
@@ -320,6 +343,17 @@ fn hash<const K: usize>(key: &[u64; K]) -> u64 {
 }
 
 impl<'a, const K: usize> Search<'a, K> {
+    /// Bytes of a node, a hash slot, a queue entry, a fresh successor's key.
+    const NODE: u64 = size_of::<Node<K>>() as u64;
+    const SLOT: u64 = size_of::<Slot<K>>() as u64;
+    const ENTRY: u64 = size_of::<u32>() as u64;
+    const KEY: u64 = size_of::<[u64; K]>() as u64;
+
+    /// What one more stored placement costs at least, growth included: its node, two hash
+    /// slots (the load stays at most 1/2), its queue entry, and its key in the list of
+    /// fresh successors with that list's growth (old and new buffer at once).
+    const MARGINAL: u64 = Self::NODE + 2 * Self::SLOT + Self::ENTRY + 3 * Self::KEY;
+
     fn new(context: Context<'a>, heuristic: &'a Heuristic) -> Self {
         let table = vec![Slot::FREE; 256];
         Search {
@@ -328,16 +362,78 @@ impl<'a, const K: usize> Search<'a, K> {
             nodes: Vec::new(),
             table,
             buckets: Vec::new(),
+            queue_bytes: 0,
         }
     }
 
-    /// Fails when storing `more` nodes would pass the memory budget.
-    fn reserve(&self, more: usize) -> Result<(), OverBudget> {
-        if self.nodes.len() + more > self.context.max_nodes {
-            return Err(OverBudget {
-                budget_mib: self.context.budget_mib,
-                placements: self.nodes.len(),
-            });
+    /// Bytes the search holds now, `successors` being the capacity of the list of fresh
+    /// successors: every buffer by its capacity (what the allocator gave, not what is
+    /// filled).
+    fn in_use(&self, successors: usize) -> u64 {
+        self.nodes.capacity() as u64 * Self::NODE
+            + self.table.len() as u64 * Self::SLOT
+            + self.queue_bytes
+            + self.buckets.capacity() as u64 * size_of::<Vec<u32>>() as u64
+            + successors as u64 * Self::KEY
+    }
+
+    /// Placements the rest of the budget could still store at the least cost each, so
+    /// that a longer list of successors is cut short (it could not be stored).
+    fn room(&self, successors: usize) -> usize {
+        let left = self.context.bytes.saturating_sub(self.in_use(successors));
+        usize::try_from(left / Self::MARGINAL).unwrap_or(usize::MAX)
+    }
+
+    /// Makes room for `more` new nodes and as many queue entries in bucket `f`, plus one
+    /// in bucket `f + 1` (`successors`: the capacity of the list of fresh successors): grows the nodes and the hash table now, so that inserting them
+    /// allocates nothing more, after checking that the peak on the way (a growing buffer
+    /// and its copy exist at once; the hash table is rebuilt from the nodes, so its old
+    /// buffer goes first) stays within the budget.
+    fn reserve(&mut self, more: usize, f: usize, successors: usize) -> Result<(), OverBudget> {
+        let over = OverBudget {
+            budget_mib: self.context.budget_mib,
+            placements: self.nodes.len(),
+        };
+        let after = self.nodes.len() + more;
+        if after >= EMPTY as usize {
+            return Err(over);
+        }
+        let now = self.in_use(successors);
+        let capacity = self.nodes.capacity();
+        let node_capacity = if after > capacity {
+            after.max(2 * capacity).max(64)
+        } else {
+            capacity
+        };
+        let mut table_len = self.table.len();
+        while after * 2 > table_len {
+            table_len *= 2;
+        }
+        // Queue growth: a bucket that must grow doubles (at least), old and new at once.
+        let bucket_growth = |bucket: Option<&Vec<u32>>, pushes: usize| {
+            let (len, capacity) = bucket.map_or((0, 0), |b| (b.len(), b.capacity()));
+            if len + pushes > capacity {
+                (capacity + (len + pushes).max(2 * capacity).max(4)) as u64 * Self::ENTRY
+            } else {
+                0
+            }
+        };
+        let queue = bucket_growth(self.buckets.get(f), more)
+            + bucket_growth(self.buckets.get(f + 1), 1)
+            + 2 * size_of::<Vec<u32>>() as u64;
+        let nodes_grown = (node_capacity - capacity) as u64 * Self::NODE;
+        let while_nodes_grow =
+            now + nodes_grown + capacity as u64 * Self::NODE * u64::from(node_capacity > capacity);
+        let while_table_grows =
+            now + nodes_grown + (table_len - self.table.len()) as u64 * Self::SLOT;
+        if while_nodes_grow.max(while_table_grows) + queue > self.context.bytes {
+            return Err(over);
+        }
+        if node_capacity > capacity {
+            self.nodes.reserve_exact(node_capacity - self.nodes.len());
+        }
+        if table_len > self.table.len() {
+            self.rebuild(table_len);
         }
         Ok(())
     }
@@ -368,14 +464,16 @@ impl<'a, const K: usize> Search<'a, K> {
             steps,
             layer: CLOSED,
         });
-        if self.nodes.len() * 2 > self.table.len() {
-            self.grow();
-        }
+        debug_assert!(
+            self.nodes.len() * 2 <= self.table.len(),
+            "reserve() grows it"
+        );
         (index, true)
     }
 
-    fn grow(&mut self) {
-        let size = self.table.len() * 2;
+    /// The hash table at `size` slots, rebuilt from the nodes (the old one freed first).
+    fn rebuild(&mut self, size: usize) {
+        self.table = Vec::new();
         let mask = size - 1;
         let mut table = vec![Slot::FREE; size];
         for (index, node) in self.nodes.iter().enumerate() {
@@ -396,7 +494,10 @@ impl<'a, const K: usize> Search<'a, K> {
         if self.buckets.len() <= f {
             self.buckets.resize_with(f + 1, Vec::new);
         }
-        self.buckets[f].push(node);
+        let bucket = &mut self.buckets[f];
+        let capacity = bucket.capacity();
+        bucket.push(node);
+        self.queue_bytes += (bucket.capacity() - capacity) as u64 * Self::ENTRY;
     }
 
     /// The search. `Ok(None)` when it stopped after `expansions_before_pairs`.
@@ -418,7 +519,7 @@ impl<'a, const K: usize> Search<'a, K> {
         if bound == NEVER {
             return Ok(Some(never));
         }
-        self.reserve(1)?;
+        self.reserve(1, bound as usize, 0)?;
         let (root, _) = self.find_or_insert(layout.pack(&start), 0, EMPTY);
         self.nodes[root as usize].layer = bound;
         self.push(bound, root);
@@ -428,6 +529,9 @@ impl<'a, const K: usize> Search<'a, K> {
         let mut expanded = 0usize;
         loop {
             while f < self.buckets.len() && self.buckets[f].is_empty() {
+                // Nothing goes into a layer below the current one again: free its buffer.
+                let drained = std::mem::take(&mut self.buckets[f]);
+                self.queue_bytes -= drained.capacity() as u64 * Self::ENTRY;
                 f += 1;
             }
             let Some(current) = self.buckets.get_mut(f).and_then(Vec::pop) else {
@@ -451,18 +555,18 @@ impl<'a, const K: usize> Search<'a, K> {
             successors.clear();
             // Many ghosts in open space have up to 5^n successors: the list is cut as soon
             // as it could not be stored, which bounds time as well as memory.
-            let room = self.context.max_nodes.saturating_sub(self.nodes.len());
+            let room = self.room(successors.capacity());
             let more = if from.len() <= FEW_GHOSTS {
                 self.successors::<FEW_GHOSTS>(&from, limit, &mut successors, room)
             } else {
                 self.successors::<MAX_GHOSTS>(&from, limit, &mut successors, room)
             };
+            self.reserve(successors.len(), f, successors.capacity())?;
             let layer = if more { f as u32 + 1 } else { CLOSED };
             self.nodes[current as usize].layer = layer;
             if more {
                 self.push(layer, current);
             }
-            self.reserve(successors.len())?;
             for &key in &successors {
                 let (index, inserted) = self.find_or_insert(key, steps, current);
                 let next = &mut self.nodes[index as usize];

@@ -404,7 +404,12 @@ fn solve_with_dataset(
         trace(&Event::NeverSolvable);
         return Ok(never);
     }
-    let room = budget.saturating_sub(distance_bytes);
+    // Besides the search: the distances (again for the agents of a SAT core, which get an
+    // instance of their own), the map's numbering (4 bytes a square, 24 a cell) and the
+    // encoding's move table and scratch (29 bytes a cell).
+    let squares = (grid.height() as u64).saturating_mul(grid.width() as u64);
+    let map_bytes = squares * 4 + grid.cell_count() as u64 * (24 + 29);
+    let room = budget.saturating_sub(distance_bytes.saturating_mul(2).saturating_add(map_bytes));
     let mut horizon = lower_bound;
     loop {
         if horizon > lower_bound.saturating_add(HORIZONS_BEFORE_EXHAUSTIVE) && joint_allowed {

@@ -30,10 +30,24 @@ use grid_core::Grid;
 use super::Instance;
 use crate::moves::Options;
 
-/// Bytes the solver needs per variable of the encoding, estimated before building it.
-/// Measured on the benchmark maps: peak resident memory / variables, 110 to 190 bytes
-/// (room-32-32-4 with 40 agents at T = 48: 1.1 M variables, 190 MiB), rounded up.
-pub const BYTES_PER_VARIABLE: u64 = 256;
+/// Bytes one decision holds per variable of [`count_variables`] (the encoding and the
+/// solver), checked against the budget before anything is built.
+///
+/// A bound in two parts. The encoding has at most 19 literals per counted variable: a
+/// forward and a backward clause of at most 6 literals each (itself and the 5 options),
+/// at most 6 in the vertex clauses (pairwise for up to 5 agents on a cell, else a
+/// sequential counter of 3g - 4 binary clauses and g - 1 auxiliary variables for g
+/// agents), and the start and goal units. And the decision's peak memory per literal
+/// (whole process, `decide` alone at one horizon) measured 65 to 76 bytes on eight
+/// benchmark instances: room-32-32-4 even-1 with 40 agents at T = 51 (185 k variables,
+/// 2.6 M literals, 185 MiB) and 53, random-1 with 20 at 46 (62 k, 0.74 M, 52 MiB);
+/// random-32-32-20 random-1 with 100 at 48 (712 k, 10.9 M, 786 MiB); maze-32-32-2
+/// random-1 with 40 at 129 (872 k, 13.0 M, 872 MiB); empty-32-32 even-1 with 80 at 45
+/// (677 k, 11.3 M, 770 MiB); den312d even-1 with 40 at 111 (1.59 M, 25.0 M, 1556 MiB);
+/// room-64-64-8 even-1 with 40 at 140 (3.08 M, 47.9 M, 3073 MiB). Per counted variable
+/// that was 884 to 1193 bytes, with 12 to 16.6 literals. 19 literals at 80 bytes, rounded
+/// up: 1536. (Swap clauses, 4 literals each, are added after the check; few in practice.)
+pub const BYTES_PER_VARIABLE: u64 = 1536;
 
 /// The answer of one decision.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,7 +1,6 @@
 //! `--show` and `--svg` for benchmark instances: the map in MovingAI characters before the
 //! first step and after every step, and the animated picture.
 
-use std::fmt::Write as _;
 use std::io;
 
 use grid_core::svg::{Colour, Mark, Picture, Place, Recording, Shape, Sprite};
@@ -19,43 +18,58 @@ fn goal_char(i: usize) -> u8 {
     if i < 26 { b'A' + i as u8 } else { b'+' }
 }
 
-/// Frames `step 0` (the starts) to `step T`: `.` free, `@` blocked, agents `a`-`z` (then
-/// `*`), goals without their agent `A`-`Z` (then `+`).
+/// Writes frames `step 0` (the starts) to `step T` to `out`: `.` free, `@` blocked,
+/// agents `a`-`z` (then `*`), goals without their agent `A`-`Z` (then `+`). Streamed, as
+/// the datasets' drawings are: one copy of the map is held, each frame is drawn on it and
+/// written, and only its changed squares are put back, so memory stays O(height x width)
+/// however long the plan.
+///
+/// # Errors
+/// When writing fails.
 ///
 /// # Complexity
-/// O((T + 1) x (height x width + K)).
-pub fn draw_plan(grid: &Grid, starts: &[CellId], goals: &[CellId], plan: &Plan) -> String {
-    let mut text = String::new();
+/// O((T + 1) x (height x width + K)) time.
+pub fn write_drawings(
+    out: &mut impl io::Write,
+    grid: &Grid,
+    starts: &[CellId],
+    goals: &[CellId],
+    plan: &Plan,
+) -> io::Result<()> {
+    let width = grid.width();
+    // The map and its goals, each row with its newline.
+    let mut canvas: Vec<u8> = Vec::with_capacity(grid.height() * (width + 1));
+    for r in 0..grid.height() {
+        canvas.extend((0..width).map(|c| {
+            if grid.cell(r, c).is_some() {
+                b'.'
+            } else {
+                b'@'
+            }
+        }));
+        canvas.push(b'\n');
+    }
+    let at = |cell: CellId| {
+        let (r, c) = grid.position(cell);
+        r * (width + 1) + c
+    };
+    for (i, &goal) in goals.iter().enumerate() {
+        canvas[at(goal)] = goal_char(i);
+    }
     let frames = std::iter::once(starts).chain(plan.iter().map(Vec::as_slice));
     for (step, placement) in frames.enumerate() {
-        let _ = writeln!(text, "step {step}");
-        let mut rows: Vec<Vec<u8>> = (0..grid.height())
-            .map(|r| {
-                (0..grid.width())
-                    .map(|c| {
-                        if grid.cell(r, c).is_some() {
-                            b'.'
-                        } else {
-                            b'@'
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        for (i, &goal) in goals.iter().enumerate() {
-            let (r, c) = grid.position(goal);
-            rows[r][c] = goal_char(i);
-        }
+        writeln!(out, "step {step}")?;
+        let under: Vec<u8> = placement.iter().map(|&cell| canvas[at(cell)]).collect();
         for (i, &agent) in placement.iter().enumerate() {
-            let (r, c) = grid.position(agent);
-            rows[r][c] = agent_char(i);
+            canvas[at(agent)] = agent_char(i);
         }
-        for row in rows {
-            text.push_str(&String::from_utf8_lossy(&row));
-            text.push('\n');
+        out.write_all(&canvas)?;
+        // Back in reverse, so a square two agents share in a bad plan gets its map back.
+        for (&agent, &square) in placement.iter().zip(&under).rev() {
+            canvas[at(agent)] = square;
         }
     }
-    text
+    Ok(())
 }
 
 /// The animated picture of an instance and its `plan` (`None`: no plan), as
