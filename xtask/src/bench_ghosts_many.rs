@@ -175,8 +175,10 @@ enum Outcome {
     },
     /// Refused with its over-budget error.
     OverBudget,
-    /// Stopped at the CPU limit or the address-space cap.
+    /// Stopped at the CPU limit or the address-space cap (killed by a signal).
     Limit,
+    /// Anything else (the measuring helper failed, a wrong exit): the bench fails.
+    Failed(String),
 }
 
 impl Outcome {
@@ -208,6 +210,7 @@ impl Outcome {
             Outcome::Answer { answer, .. } => answer.clone(),
             Outcome::OverBudget => "over budget".to_owned(),
             Outcome::Limit => "limit".to_owned(),
+            Outcome::Failed(_) => "FAILED".to_owned(),
         }
     }
 }
@@ -233,8 +236,23 @@ fn run_one(program: &Path, input: &Path, output: &Path, limit: u64) -> Outcome {
             wall_seconds: m.seconds,
         },
         Err(message) if message.contains("memory budget") => Outcome::OverBudget,
-        Err(_) => Outcome::Limit,
+        Err(message) if killed_by_signal(&message) => Outcome::Limit,
+        Err(message) => Outcome::Failed(message),
     }
+}
+
+/// Whether the measuring helper's error reports a run ended by a signal: SIGXCPU at the
+/// CPU limit, SIGKILL past it, SIGABRT when an allocation fails at the address-space cap.
+/// Its message ends in `(status S)`, S the raw wait status (the signal in the low 7 bits).
+fn killed_by_signal(message: &str) -> bool {
+    let status = message
+        .rsplit_once("(status ")
+        .and_then(|(_, rest)| rest.split(')').next())
+        .and_then(|s| s.trim().parse::<i32>().ok());
+    status.is_some_and(|s| {
+        let signal = s & 0x7f;
+        signal == libc::SIGXCPU || signal == libc::SIGKILL || signal == libc::SIGABRT
+    })
 }
 
 /// The row of one dataset.
@@ -329,6 +347,21 @@ fn report(cases: &[Case], rows: &[Row], limit: u64, work: &Path) -> Result<(), S
     }
     let table = work.join("ghosts-many.tsv");
     fs::write(&table, tsv).map_err(|e| e.to_string())?;
+    let failed: Vec<String> = rows
+        .iter()
+        .flat_map(|r| [r.old.as_ref(), Some(&r.ours)].into_iter().flatten())
+        .filter_map(|o| match o {
+            Outcome::Failed(message) => Some(message.trim().to_owned()),
+            _ => None,
+        })
+        .collect();
+    if let Some(first) = failed.first() {
+        return Err(format!(
+            "ghosts-many: {} runs failed for another reason than the limits (the first: \
+             {first}); nothing to report",
+            failed.len()
+        ));
+    }
 
     println!(
         "{:<8} {:>7} {:>6} {:>11} {:>10} {:>10} {:>8} {:>9} {:>11} {:>11}",
@@ -430,6 +463,19 @@ fn report(cases: &[Case], rows: &[Row], limit: u64, work: &Path) -> Result<(), S
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runs_killed_at_the_limits_are_told_from_other_failures() {
+        let at = |status: i32| format!("ghosts failed on 05.in (status {status})\n");
+        assert!(killed_by_signal(&at(libc::SIGXCPU)));
+        assert!(killed_by_signal(&at(libc::SIGKILL)));
+        assert!(killed_by_signal(&at(libc::SIGABRT | 0x80)));
+        // Exit status 1 (wait status 256) and a helper that did not start are failures.
+        assert!(!killed_by_signal(&at(256)));
+        assert!(!killed_by_signal(
+            "cannot run the measuring helper: No such file"
+        ));
+    }
 
     #[test]
     fn the_workload_has_96_datasets_of_4_to_13_ghosts_up_to_32_by_32() {
