@@ -288,7 +288,8 @@ pub struct Args {
     /// Fewer inputs and 3 runs instead of 7: a check that everything runs, not figures.
     #[arg(long)]
     quick: bool,
-    /// Also time the soukoban crate on the 128 x 128 sokoban-steps levels (needs a build
+    /// Also time the soukoban crate on the 128 x 128 sokoban-steps levels and on the
+    /// Microban rows of `sokoban`, push- and move-optimal (needs a build
     /// with the `peers` feature: cargo run -q --release -p xtask --features peers -- bench
     /// --peers).
     #[arg(long)]
@@ -358,7 +359,7 @@ fn probe_baselines(source: &Path) -> Result<(), String> {
 pub fn run(args: &Args) -> Result<(), String> {
     let quick = args.quick;
     if args.program == Some(Program::Sokoban) {
-        return crate::bench_sokoban::run(&args.sokoban, quick);
+        return crate::bench_sokoban::run(&args.sokoban, quick, args.peers);
     }
     if args.program == Some(Program::GhostsMany) {
         return crate::bench_ghosts_many::run(&args.ghosts_many, quick);
@@ -533,7 +534,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     }
     if wanted(Program::Sokoban) {
         println!();
-        crate::bench_sokoban::run(&args.sokoban, quick)?;
+        crate::bench_sokoban::run(&args.sokoban, quick, args.peers)?;
     }
     if wanted(Program::Mapf) {
         println!();

@@ -96,7 +96,9 @@ pub fn levels_dir() -> std::path::PathBuf {
 /// `cargo xtask bench sokoban`: one process per level, a level counting as proven when
 /// it is answered (solved or `-1`) within the limit in CPU time (the machine may be shared:
 /// `ulimit -t` stops a level at the limit, wall time is given thirty times the limit).
-pub fn run(args: &SokobanArgs, quick: bool) -> Result<(), String> {
+/// With `peers` (and the `peers` feature), the Microban rows are followed by the
+/// `soukoban` crate's push- or move-optimal A* on the same levels, under the same limit.
+pub fn run(args: &SokobanArgs, quick: bool, peers: bool) -> Result<(), String> {
     let sets = if args.sets.is_empty() {
         vec![Set::Microban]
     } else {
@@ -227,6 +229,10 @@ pub fn run(args: &SokobanArgs, quick: bool) -> Result<(), String> {
                     "{name} {metric}: answers differ from the table: {wrong:?}"
                 ));
             }
+            if peers && cfg!(feature = "peers") && name == "microban" {
+                let levels = (first..=last.min(count)).collect::<Vec<_>>();
+                peer_row(&text, &levels, metric, limit, &known, &work)?;
+            }
         }
     }
     println!(
@@ -235,12 +241,121 @@ pub fn run(args: &SokobanArgs, quick: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// The `soukoban` crate on each of `levels` of the Microban text, for `metric`, as whole
+/// processes under the CPU `limit`: how many it answers, and on how many its first key and
+/// both keys equal the known optima.
+fn peer_row(
+    text: &str,
+    levels: &[usize],
+    metric: &str,
+    limit: f64,
+    known: &Known,
+    work: &Path,
+) -> Result<(), String> {
+    let xtask = std::env::current_exe().map_err(|e| e.to_string())?;
+    let input = work.join("sokoban-peer.in");
+    let out = work.join("sokoban-peer.out");
+    let mut rows = String::from("level\tcpu_seconds\tpeak_mib\tanswer\tfirst_key\tboth_keys\n");
+    let (mut proven, mut total, mut max_s, mut max_mib) = (0, 0.0f64, 0.0f64, 0.0f64);
+    let (mut first_right, mut both_right, mut checked, mut open) = (0, 0, 0, Vec::new());
+    for &level in levels {
+        let xsb = level_rows(text, level).ok_or(format!("microban: no level {level}"))?;
+        fs::write(&input, xsb).map_err(|e| e.to_string())?;
+        let cpu_cap = format!("ulimit -t {}; exec \"$0\" \"$@\"", limit.ceil() as u64 + 1);
+        let exe = xtask.display().to_string();
+        let args = ["-c", &cpu_cap, &exe, "__soukoban", "--xsb", metric];
+        let m = match measure(Path::new("/bin/sh"), &args, &input, &out) {
+            Ok(m) => m,
+            Err(_) => Measure {
+                seconds: f64::NAN,
+                peak_kib: 0,
+                cpu_seconds: limit.ceil() + 1.0,
+            },
+        };
+        let line = fs::read_to_string(&out).unwrap_or_default();
+        let line = line.trim().to_owned();
+        total += m.cpu_seconds;
+        max_s = max_s.max(m.cpu_seconds);
+        max_mib = max_mib.max(m.peak_kib as f64 / 1024.0);
+        let mut fields = line.split_whitespace().map(|f| f.parse::<u32>().ok());
+        let counts = fields.next().flatten().zip(fields.next().flatten());
+        let answered = counts.is_some() || line == "-1";
+        if answered && m.cpu_seconds <= limit {
+            proven += 1;
+        } else {
+            open.push(level);
+        }
+        // The table's optimum in the peer's order of keys: (pushes, moves) for pushes,
+        // (moves, pushes) for moves.
+        let want = known
+            .get(&level)
+            .and_then(|k| k[usize::from(metric == "moves")]);
+        let (mut first, mut both) = ("-", "-");
+        if let (Some(want), Some(got)) = (want, counts.filter(|_| m.cpu_seconds <= limit)) {
+            checked += 1;
+            let got = if metric == "moves" {
+                (got.1, got.0)
+            } else {
+                got
+            };
+            let key = |c: (u32, u32)| if metric == "moves" { c.1 } else { c.0 };
+            first = if key(got) == key(want) {
+                "right"
+            } else {
+                "wrong"
+            };
+            both = if got == want { "right" } else { "wrong" };
+            first_right += usize::from(key(got) == key(want));
+            both_right += usize::from(got == want);
+        }
+        rows.push_str(&format!(
+            "{level}\t{:.3}\t{:.1}\t{line}\t{first}\t{both}\n",
+            m.cpu_seconds,
+            m.peak_kib as f64 / 1024.0
+        ));
+    }
+    fs::write(
+        work.join(format!("sokoban-microban-{metric}-soukoban.tsv")),
+        rows,
+    )
+    .map_err(|e| e.to_string())?;
+    println!(
+        "{:<28} {proven:>7} {:>8} {total:>9.1} {max_s:>9.2} {max_mib:>8.1}  of {checked} in the table: first key right {first_right}, both keys {both_right}; unknown: {open:?}",
+        format!("  soukoban 0.1.5, {metric}"),
+        levels.len(),
+    );
+    Ok(())
+}
+
+/// The rows of level `n` (1-based) of an XSB collection, as counted by [`count_levels`].
+fn level_rows(text: &str, n: usize) -> Option<String> {
+    let mut count = 0;
+    let mut inside = false;
+    let mut rows = String::new();
+    for line in text.lines() {
+        let line = line.trim_end_matches('\r');
+        let row = is_level_row(line);
+        if row && !inside {
+            count += 1;
+        }
+        if row && count == n {
+            rows.push_str(line);
+            rows.push('\n');
+        }
+        inside = row;
+    }
+    (!rows.is_empty()).then_some(rows)
+}
+
+/// Whether `line` is a row of a level: only level characters, with a wall.
+fn is_level_row(line: &str) -> bool {
+    let line = line.trim_end_matches('\r');
+    line.contains('#') && line.bytes().all(|b| b"#@+$*. -_".contains(&b))
+}
+
 /// The number of levels of an XSB collection (maximal runs of level rows).
 fn count_levels(text: &str) -> usize {
-    let is_row = |l: &str| {
-        let l = l.trim_end_matches('\r');
-        l.contains('#') && l.bytes().all(|b| b"#@+$*. -_".contains(&b))
-    };
+    let is_row = is_level_row;
     let mut count = 0;
     let mut inside = false;
     for line in text.lines() {
@@ -260,5 +375,13 @@ mod tests {
     #[test]
     fn levels_are_counted_as_runs_of_rows() {
         assert_eq!(count_levels("; 1\n###\n#@#\n\n; 2\n###\nTitle\n#\n"), 3);
+    }
+
+    #[test]
+    fn a_level_is_its_run_of_rows() {
+        let text = "; 1\n###\n#@#\n\n; 2\n#.#\nTitle\n#\n";
+        assert_eq!(level_rows(text, 2).as_deref(), Some("#.#\n"));
+        assert_eq!(level_rows(text, 3).as_deref(), Some("#\n"));
+        assert_eq!(level_rows(text, 4), None);
     }
 }

@@ -69,7 +69,12 @@ enum Task {
     },
     /// (internal) The soukoban crate as a sokoban-steps program, for `bench --peers`.
     #[command(name = "__soukoban", hide = true)]
-    Soukoban,
+    Soukoban {
+        /// Read one XSB level instead and print the peer's `PUSHES MOVES` for this
+        /// optimum (`pushes` or `moves`), for the Microban rows of `bench sokoban --peers`.
+        #[arg(long)]
+        xsb: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -92,7 +97,8 @@ fn main() -> ExitCode {
             output,
             args,
         } => bench::measure_child(&program, &input, &output, &args),
-        Task::Soukoban => peers::soukoban_steps(),
+        Task::Soukoban { xsb: None } => peers::soukoban_steps(),
+        Task::Soukoban { xsb: Some(metric) } => peers::soukoban_xsb(&metric),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

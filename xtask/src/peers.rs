@@ -1,6 +1,7 @@
 //! `xtask __soukoban`: the `soukoban` crate's move-optimal A* as a program that reads a
-//! sokoban-steps input and prints the fewest steps (or -1), so `bench --peers` can time it
-//! as a whole process beside ours. Built only with the `peers` feature.
+//! sokoban-steps input and prints the fewest steps (or -1), and with `--xsb pushes|moves`
+//! its push- or move-optimal A* on one XSB level, so `bench --peers` can time it as a whole
+//! process beside ours. Built only with the `peers` feature.
 
 /// The sokoban-steps board as XSB (`#` wall, space floor, `@` player, `$` box, `.` goal),
 /// with a wall border added: outside the grid is wall in our format, and XSB wants the
@@ -63,6 +64,40 @@ pub fn soukoban_steps() -> Result<(), String> {
 /// Without the `peers` feature there is no peer to run.
 #[cfg(not(feature = "peers"))]
 pub fn soukoban_steps() -> Result<(), String> {
+    Err(NO_PEERS.to_owned())
+}
+
+/// Reads one XSB level on standard input and prints soukoban's `PUSHES MOVES` for its
+/// push-optimal (`metric` `pushes`) or move-optimal (`moves`) A*, `-1` when it finds no
+/// solution, or [`PEER_PANICKED`].
+#[cfg(feature = "peers")]
+pub fn soukoban_xsb(metric: &str) -> Result<(), String> {
+    use soukoban::prelude::*;
+    use soukoban::solver::{Algorithm, Solver, Strategy};
+    use std::io::Read;
+    use std::str::FromStr;
+    let strategy = match metric {
+        "pushes" => Strategy::PushOptimal,
+        "moves" => Strategy::MoveOptimal,
+        other => return Err(format!("--xsb {other}: pushes or moves")),
+    };
+    let mut input = String::new();
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .map_err(|e| e.to_string())?;
+    let map = Map::from_str(&input).map_err(|e| format!("soukoban cannot read the level: {e}"))?;
+    let outcome = std::panic::catch_unwind(|| Solver::new(map, strategy).search(Algorithm::AStar));
+    match outcome {
+        Ok(Ok(actions)) => println!("{} {}", actions.shifts(), actions.moves()),
+        Ok(Err(_)) => println!("-1"),
+        Err(_) => println!("{PEER_PANICKED}"),
+    }
+    Ok(())
+}
+
+/// Without the `peers` feature there is no peer to run.
+#[cfg(not(feature = "peers"))]
+pub fn soukoban_xsb(_metric: &str) -> Result<(), String> {
     Err(NO_PEERS.to_owned())
 }
 

@@ -235,6 +235,12 @@ impl Index {
         (self.slots.len() * size_of::<Slot>()) as u64
     }
 
+    /// Loads the first slot of `hash`, so that the lookup that follows finds it in cache.
+    #[inline]
+    fn touch(&self, hash: u64) {
+        std::hint::black_box(self.slots[hash as usize & (self.slots.len() - 1)].id);
+    }
+
     /// The slot key of `words` and the hash that places it.
     #[inline]
     fn key(&self, words: &[u16]) -> ([u64; 2], u64) {
@@ -707,6 +713,21 @@ pub fn lurd(dir: Dir, push: bool) -> char {
     }
 }
 
+/// One push of an expansion, waiting for its table lookup.
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    /// The box's square before the push (the player's after).
+    cell: CellId,
+    /// The box's square after the push.
+    to: CellId,
+    /// The moves before the push.
+    moves: u32,
+    /// The state it starts from.
+    parent: u32,
+    /// The child's table key.
+    key: ([u64; 2], u64),
+}
+
 /// What another state of the layout being expanded is to the expansion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Role {
@@ -748,6 +769,9 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
     let mut members: Vec<(u32, Role)> = Vec::new();
     let mut later: Vec<u32> = Vec::new();
     let mut targets: Vec<CellId> = Vec::new();
+    // The pushes of one expansion that pass the deadlock tests, their squares apart.
+    let mut pending: Vec<Pending> = Vec::new();
+    let mut pending_words: Vec<u16> = Vec::new();
     let mut checker = Walker::new(n);
     let mut blocked: Vec<bool> = Vec::new();
     // The keys of a cost or bound pair in the metric's order.
@@ -844,6 +868,8 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
         sources.clear();
         members.clear();
         later.clear();
+        pending.clear();
+        pending_words.clear();
         let mut other = table.layouts[info.layout as usize].last;
         while other != EMPTY {
             let them = &mut table.info[other as usize];
@@ -928,10 +954,34 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                 child[i] = to.index() as u16;
                 child[..k].sort_unstable();
                 child[k] = cell.index() as u16;
+                pending_words.extend_from_slice(&child);
+                pending.push(Pending {
+                    cell,
+                    to,
+                    moves,
+                    parent,
+                    key: table.states.key(&child),
+                });
+            }
+        }
+        // The children's slots are loaded all together first: most are far apart in a large
+        // table, and independent loads overlap where one lookup after another would wait.
+        for p in &pending {
+            table.states.touch(p.key.1);
+        }
+        for (j, p) in pending.iter().enumerate() {
+            let Pending {
+                cell,
+                to,
+                moves,
+                parent,
+                key,
+            } = *p;
+            {
+                child.copy_from_slice(&pending_words[j * (k + 1)..(j + 1) * (k + 1)]);
                 let mut cost = [0; 2];
                 cost[pushes_key] = pushes + 1;
                 cost[moves_key] = moves + 1;
-                let key = table.states.key(&child);
                 // One push from the parent: at least its pushes bound less one.
                 let inherited = table.info[parent as usize].bound[pushes_key].saturating_sub(1);
                 let (target, bound) = match table.find(&child, key) {
