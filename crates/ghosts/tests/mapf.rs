@@ -8,7 +8,7 @@
 use std::collections::{HashSet, VecDeque};
 
 use ghosts::Dataset;
-use ghosts::mapf::{self, Horizons, Instance, Method, constructive, refine, sat, solvable};
+use ghosts::mapf::{self, Event, Horizons, Instance, Method, constructive, refine, sat, solvable};
 use ghosts::plan::check_plan;
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Grid};
@@ -152,14 +152,25 @@ fn draw(dataset: &Dataset) -> String {
 }
 
 fn check(dataset: &Dataset, method: Method, expected: Option<u32>) {
+    check_traced(dataset, method, expected, &mut |_| {});
+}
+
+/// [`check`], telling `trace` every step of the solver.
+fn check_traced(
+    dataset: &Dataset,
+    method: Method,
+    expected: Option<u32>,
+    trace: &mut dyn FnMut(&Event),
+) {
     let clock = std::time::Instant::now();
-    let solution = mapf::solve(
+    let solution = mapf::solve_traced(
         dataset.grid(),
         dataset.starts(),
         dataset.homes(),
         true,
         64,
         method,
+        trace,
     )
     .unwrap();
     assert_eq!(solution.steps, expected, "{method:?}\n{}", draw(dataset));
@@ -195,6 +206,8 @@ fn every_method_equals_plain_bfs_on_thousands_of_tiny_maps() {
     let (mut compared, mut unsolvable, mut said_never) = (0, 0, 0);
     // Optima that prioritized planning alone missed, found by the SAT decision on a core.
     let mut cored = 0;
+    // Horizons skipped by a small core's own optimum.
+    let mut core_jumps = 0;
     let mut per_agents = [0usize; 9];
     while compared < COUNT {
         let agents = rng.between(2, 8);
@@ -229,7 +242,25 @@ fn every_method_equals_plain_bfs_on_thousands_of_tiny_maps() {
         check(&dataset, Method::JointSearch, expected);
         match expected {
             Some(steps) => {
-                check(&dataset, Method::Horizons(Horizons::PlanThenCore), expected);
+                check_traced(
+                    &dataset,
+                    Method::Horizons(Horizons::PlanThenCore),
+                    expected,
+                    &mut |event| {
+                        if let Event::CoreOptimum {
+                            horizon,
+                            steps,
+                            fits: true,
+                            ..
+                        } = *event
+                        {
+                            match steps {
+                                Some(steps) if steps > horizon + 1 => core_jumps += 1,
+                                _ => {}
+                            }
+                        }
+                    },
+                );
                 check(&dataset, Method::Horizons(Horizons::PlanThenSat), expected);
                 check(&dataset, Method::Horizons(Horizons::SatOnly), expected);
                 // The decisions themselves: possible at the optimum (with a plan that
@@ -267,6 +298,11 @@ fn every_method_equals_plain_bfs_on_thousands_of_tiny_maps() {
     // 303 with this seed: the core's rounds (SAT on a subset, the rest planned around it)
     // are compared with the plain BFS, not only the first planning pass.
     assert!(cored > 100, "the core decided only {cored} optima");
+    // The core's optimum as a new lower bound is compared too, not only the horizons.
+    assert!(
+        core_jumps > 20,
+        "a core's optimum skipped horizons only {core_jumps} times"
+    );
     assert!(
         said_never > COUNT / 40,
         "the test said -1 only {said_never} times"

@@ -9,8 +9,12 @@
 //! 3. otherwise horizons T = LB, LB + 1, ... from the lower bound LB (the largest
 //!    single-agent distance): for each, prioritized planning ([`constructive`]) and, when
 //!    it fails, the exact decision ([`sat`]) on a growing core of agents, the others
-//!    planned around the core's plan ([`refine`]). The first T that has a plan is the
-//!    optimum, since every smaller one was proved impossible (or is below LB).
+//!    planned around the core's plan ([`refine`]). When a small core has no plan at T,
+//!    the joint search gives that core's own optimum, a lower bound for the whole
+//!    instance (a subset of the agents is a relaxation): the horizons below it are
+//!    skipped, and a core with no plan at all answers `-1` (cores of up to 6 agents).
+//!    The first T that has a plan is the optimum, since every smaller one was proved
+//!    impossible (or is below LB).
 //!
 //! Step 3 alone cannot prove that no plan exists at all. When [`solvable`] cannot tell
 //! and the horizons pass LB + [`HORIZONS_BEFORE_EXHAUSTIVE`] without a plan, the joint
@@ -46,6 +50,23 @@ const PLANNING_ATTEMPTS: usize = 8;
 /// Agents up to this many go to the joint search (the classic 1 to 3 ghosts; measured:
 /// the bench's 3-ghost rows are fastest there).
 const JOINT_SEARCH_AGENTS: usize = 3;
+
+/// A core of at most this many agents that has no plan at a horizon gets its own optimum
+/// from the joint search ([`crate::search`]), when that fits in [`CORE_JOINT_MIB`]: the
+/// core is a relaxation, so its optimum is a lower bound for the whole instance, and every
+/// horizon below it is skipped as proved impossible (and a core that cannot be solved at
+/// all proves the instance unsolvable). Measured on the bench's generated maze with 10
+/// ghosts (optimum 131, lower bound 102): SAT proofs on a 4-agent core grow from 0.2 s at
+/// T = 102 to 17 s at T = 118, where the joint search on the same core takes well under a
+/// second.
+const CORE_JOINT_AGENTS: usize = 6;
+
+/// The memory the joint search on a small core may take (at most half the room left):
+/// a bounded try, since its time grows with the placements it stores.
+const CORE_JOINT_MIB: u64 = 64;
+
+/// Distinct cores tried by the joint search in one solve, at most.
+const CORE_JOINT_TRIES: usize = 8;
 
 /// Instances with at most this many placements (C! / (C - K)!) go to the joint search as
 /// well: it is exact and complete, and on so small a space faster than building SAT
@@ -219,6 +240,21 @@ pub enum Event {
         /// Wall seconds it took.
         seconds: f64,
     },
+    /// The joint search on a core that had no plan at a horizon: its optimum is a lower
+    /// bound for the whole instance.
+    CoreOptimum {
+        /// The horizon the core had no plan at.
+        horizon: u32,
+        /// Agents in the core.
+        agents: usize,
+        /// The core's optimum (`None`: it cannot be solved at all; also `None` with
+        /// `fits == false` when the search did not fit its memory).
+        steps: Option<u32>,
+        /// Whether the search finished within its memory.
+        fits: bool,
+        /// Wall seconds it took.
+        seconds: f64,
+    },
     /// The SAT decision on every agent ([`sat`]) at one horizon.
     Sat {
         /// The horizon T.
@@ -267,6 +303,29 @@ impl std::fmt::Display for Event {
                 if *found { "settled by " } else { "" },
                 verdict(*found)
             ),
+            Event::CoreOptimum {
+                horizon,
+                agents,
+                steps,
+                fits,
+                seconds,
+            } => match (fits, steps) {
+                (false, _) => write!(
+                    f,
+                    "joint search on the {agents}-agent core of T = {horizon}: over its memory \
+                     ({seconds:.3} s)"
+                ),
+                (true, Some(steps)) => write!(
+                    f,
+                    "joint search on the {agents}-agent core of T = {horizon}: optimum \
+                     {steps}, the new lower bound ({seconds:.3} s)"
+                ),
+                (true, None) => write!(
+                    f,
+                    "settled by the joint search on the {agents}-agent core of T = \
+                     {horizon}: -1 ({seconds:.3} s)"
+                ),
+            },
             Event::Sat {
                 horizon,
                 found,
@@ -411,6 +470,7 @@ fn solve_with_dataset(
     let map_bytes = squares * 4 + grid.cell_count() as u64 * (24 + 29);
     let room = budget.saturating_sub(distance_bytes.saturating_mul(2).saturating_add(map_bytes));
     let mut horizon = lower_bound;
+    let mut tried_cores: Vec<Vec<usize>> = Vec::new();
     loop {
         if horizon > lower_bound.saturating_add(HORIZONS_BEFORE_EXHAUSTIVE) && joint_allowed {
             drop(instance);
@@ -454,6 +514,31 @@ fn solve_with_dataset(
                 rounds: refined.rounds,
                 seconds: clock.elapsed().as_secs_f64(),
             });
+            let small = refined.core_agents.len() <= CORE_JOINT_AGENTS;
+            if refined.decision == sat::Decision::Impossible
+                && small
+                && tried_cores.len() < CORE_JOINT_TRIES
+                && !tried_cores.contains(&refined.core_agents)
+            {
+                let joint_mib = (room / MIB / 2).min(CORE_JOINT_MIB);
+                let clock = Instant::now();
+                let optimum = core_optimum(grid, starts, goals, &refined.core_agents, joint_mib);
+                trace(&Event::CoreOptimum {
+                    horizon,
+                    agents: refined.core_agents.len(),
+                    steps: optimum.flatten(),
+                    fits: optimum.is_some(),
+                    seconds: clock.elapsed().as_secs_f64(),
+                });
+                match optimum {
+                    Some(None) => return Ok(never),
+                    // Every horizon below the core's optimum is impossible for the core,
+                    // so for the whole instance; the loop goes on from there.
+                    Some(Some(steps)) if steps > horizon + 1 => horizon = steps - 1,
+                    _ => {}
+                }
+                tried_cores.push(refined.core_agents);
+            }
             refined.decision
         } else {
             let variables = sat::count_variables(&instance, horizon);
@@ -479,6 +564,26 @@ fn solve_with_dataset(
             sat::Decision::Impossible => horizon += 1,
         }
     }
+}
+
+/// The optimum of the agents `core` alone, by the joint search within `budget_mib` MiB:
+/// `Some(None)` when they cannot be solved at all, `None` when the search did not fit.
+fn core_optimum(
+    grid: &Grid,
+    starts: &[CellId],
+    goals: &[CellId],
+    core: &[usize],
+    budget_mib: u64,
+) -> Option<Option<u32>> {
+    let sub = Dataset {
+        grid: grid.clone(),
+        starts: core.iter().map(|&a| starts[a]).collect(),
+        homes: core.iter().map(|&a| goals[a]).collect(),
+        header_line: 1,
+    };
+    search::solve(&sub, false, budget_mib)
+        .ok()
+        .map(|solution| solution.steps)
 }
 
 /// The solution of makespan `horizon` made of `paths` (every agent's cell at 0..=T).

@@ -29,6 +29,9 @@ pub struct Refined {
     pub decision: Decision,
     /// Agents in the last core.
     pub core: usize,
+    /// The last core's agents (indices into the instance), in increasing order: when the
+    /// decision is [`Decision::Impossible`], these alone have no plan of makespan T.
+    pub core_agents: Vec<usize>,
     /// SAT decisions made.
     pub rounds: usize,
 }
@@ -60,9 +63,11 @@ pub fn decide(
     loop {
         match constructive::plan_around(instance, horizon, &fixed) {
             Ok(paths) => {
+                let core_agents: Vec<usize> = (0..k).filter(|&a| in_core[a]).collect();
                 return Ok(Refined {
                     decision: Decision::Plan(paths),
-                    core: in_core.iter().filter(|&&c| c).count(),
+                    core: core_agents.len(),
+                    core_agents,
                     rounds,
                 });
             }
@@ -86,6 +91,7 @@ pub fn decide(
                 return Ok(Refined {
                     decision: Decision::Impossible,
                     core: core.len(),
+                    core_agents: core,
                     rounds,
                 });
             }
