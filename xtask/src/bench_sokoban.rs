@@ -285,19 +285,13 @@ fn peer_row(
         } else {
             open.push(level);
         }
-        // The table's optimum in the peer's order of keys: (pushes, moves) for pushes,
-        // (moves, pushes) for moves.
+        // The table's optimum for the metric, (pushes, moves) like the peer's answer.
         let want = known
             .get(&level)
             .and_then(|k| k[usize::from(metric == "moves")]);
         let (mut first, mut both) = ("-", "-");
         if let (Some(want), Some(got)) = (want, counts.filter(|_| m.cpu_seconds <= limit)) {
             checked += 1;
-            let got = if metric == "moves" {
-                (got.1, got.0)
-            } else {
-                got
-            };
             let key = |c: (u32, u32)| if metric == "moves" { c.1 } else { c.0 };
             first = if key(got) == key(want) {
                 "right"
