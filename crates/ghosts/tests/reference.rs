@@ -23,6 +23,27 @@ fn reference_steps(dataset: &Dataset) -> Option<u32> {
             .chain(grid.neighbours(cell).map(|(_, n)| n))
             .collect()
     };
+    breadth_first(dataset, |placement| {
+        let n = placement.len();
+        placement
+            .iter()
+            .map(|&cell| moves(cell))
+            .multi_cartesian_product()
+            .filter(|after| {
+                (0..n).all(|i| {
+                    (0..i).all(|j| {
+                        after[i] != after[j]
+                            && !(after[i] == placement[j] && after[j] == placement[i])
+                    })
+                })
+            })
+            .collect()
+    })
+}
+
+/// The fewest steps from the starts to the homes by breadth-first search, each placement's
+/// successors given by `next`; `None` when the homes are never reached.
+fn breadth_first(dataset: &Dataset, next: impl Fn(&[CellId]) -> Vec<Vec<CellId>>) -> Option<u32> {
     let mut seen: HashMap<Vec<CellId>, u32> = HashMap::new();
     let mut queue = VecDeque::new();
     seen.insert(dataset.starts().to_vec(), 0);
@@ -32,18 +53,8 @@ fn reference_steps(dataset: &Dataset) -> Option<u32> {
         if placement == dataset.homes() {
             return Some(steps);
         }
-        let next = placement
-            .iter()
-            .map(|&cell| moves(cell))
-            .multi_cartesian_product();
-        for after in next {
-            let n = after.len();
-            let legal = (0..n).all(|i| {
-                (0..i).all(|j| {
-                    after[i] != after[j] && !(after[i] == placement[j] && after[j] == placement[i])
-                })
-            });
-            if legal && !seen.contains_key(&after) {
+        for after in next(&placement) {
+            if !seen.contains_key(&after) {
                 seen.insert(after.clone(), steps + 1);
                 queue.push_back(after);
             }
@@ -401,23 +412,9 @@ fn next_placements(grid: &grid_core::Grid, before: &[CellId]) -> Vec<Vec<CellId>
 /// Plain breadth-first search over joint placements with [`next_placements`]: the fewest
 /// steps, `None` when the homes are never reached.
 fn reference_steps_by_ghost(dataset: &Dataset) -> Option<u32> {
-    let mut seen: HashMap<Vec<CellId>, u32> = HashMap::new();
-    let mut queue = VecDeque::new();
-    seen.insert(dataset.starts().to_vec(), 0);
-    queue.push_back(dataset.starts().to_vec());
-    while let Some(placement) = queue.pop_front() {
-        let steps = seen[&placement];
-        if placement == dataset.homes() {
-            return Some(steps);
-        }
-        for after in next_placements(dataset.grid(), &placement) {
-            if !seen.contains_key(&after) {
-                seen.insert(after.clone(), steps + 1);
-                queue.push_back(after);
-            }
-        }
-    }
-    None
+    breadth_first(dataset, |placement| {
+        next_placements(dataset.grid(), placement)
+    })
 }
 
 /// 5 to 8 ghosts on tiny maps, against [`reference_steps_by_ghost`]. The ghosts live in a
