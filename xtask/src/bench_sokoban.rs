@@ -169,15 +169,7 @@ pub fn run(args: &SokobanArgs, quick: bool, peers: bool) -> Result<(), String> {
                     "4096".to_owned(),
                 ];
                 let args: Vec<&str> = args.iter().map(String::as_str).collect();
-                let m = match measure(Path::new("/bin/sh"), &args, &input, &out) {
-                    Ok(m) => m,
-                    // Killed at the CPU limit.
-                    Err(_) => Measure {
-                        seconds: f64::NAN,
-                        peak_kib: 0,
-                        cpu_seconds: limit.ceil() + 1.0,
-                    },
-                };
+                let m = measure_under_cpu_limit(&args, &input, &out, limit);
                 let answer = fs::read_to_string(&out).unwrap_or_default();
                 let line = answer.lines().nth(1).unwrap_or("").to_owned();
                 total += m.cpu_seconds;
@@ -264,14 +256,7 @@ fn peer_row(
         let cpu_cap = format!("ulimit -t {}; exec \"$0\" \"$@\"", limit.ceil() as u64 + 1);
         let exe = xtask.display().to_string();
         let args = ["-c", &cpu_cap, &exe, "__soukoban", "--xsb", metric];
-        let m = match measure(Path::new("/bin/sh"), &args, &input, &out) {
-            Ok(m) => m,
-            Err(_) => Measure {
-                seconds: f64::NAN,
-                peak_kib: 0,
-                cpu_seconds: limit.ceil() + 1.0,
-            },
-        };
+        let m = measure_under_cpu_limit(&args, &input, &out, limit);
         let line = fs::read_to_string(&out).unwrap_or_default();
         let line = line.trim().to_owned();
         total += m.cpu_seconds;
@@ -360,6 +345,16 @@ fn count_levels(text: &str) -> usize {
         inside = row;
     }
     count
+}
+
+/// `/bin/sh args` run as one measured process (the arguments set the CPU limit); a run
+/// killed at the limit of `limit` seconds counts as just past it.
+fn measure_under_cpu_limit(args: &[&str], input: &Path, out: &Path, limit: f64) -> Measure {
+    measure(Path::new("/bin/sh"), args, input, out).unwrap_or(Measure {
+        seconds: f64::NAN,
+        peak_kib: 0,
+        cpu_seconds: limit.ceil() + 1.0,
+    })
 }
 
 #[cfg(test)]
