@@ -29,12 +29,14 @@
 //! whose cheapest start is a state expanded before with as many pushes is skipped: that
 //! expansion made the same child at the same cost.
 //!
-//! States are kept by box layout ([`Table`]): a child is looked up by its layout, then its
+//! States are kept by box layout (`Table`): a child is looked up by its layout, then its
 //! player's square among the few states the layout's cache line holds, which is also all
 //! the dominance test below reads.
 //!
 //! Pruned, because no solution passes there (so every optimum survives for both metrics):
 //! pushes onto dead squares, pushes that freeze a box off a goal ([`crate::board::Freeze`]),
+//! pushes that leave the pushed box in a deadlock with one or two other boxes
+//! ([`GroupDeadlocks`]),
 //! and states whose matching is impossible. Pruned because another state is at least as
 //! good, `--metric pushes` only: a state whose layout has a state with fewer pushes in the
 //! same connected part of the floor (the player of that one walks to this square, which
@@ -46,7 +48,7 @@
 //! # Complexity
 //! Exponential in the number of boxes in the worst case (the problem is PSPACE-complete).
 //! Per expansion: one walk search O(cells + states of the layout); per push an O(k log k)
-//! sort, an O(k) hash and, with `--metric pushes` when the layout already has a state
+//! sort, an O(k) hash, O(k^2) group lookups and, with `--metric pushes` when the layout already has a state
 //! with fewer pushes, one walk O(cells); per new layout an O(k^3) matching for k boxes.
 //! Memory: 28 bytes per state and 8 in its layout's line (one 64-byte line per layout
 //! holds six states, a further line seven more), 64 + 2k bytes per layout, plus the layouts'
@@ -59,6 +61,7 @@ use std::time::Instant;
 use grid_core::{CellId, Dir, Grid};
 
 use crate::board::{Board, Freeze, NO_STEPS};
+use crate::groups::GroupDeadlocks;
 use crate::matching::Matcher;
 use crate::parse::Level;
 use crate::{Limit, Metric, Outcome, Solution, SolveOptions};
@@ -840,8 +843,47 @@ enum Role {
     Fewer,
 }
 
+/// What one search did, for the tests and for measurements: its work, and what each
+/// pruning took away.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Expansions (one serves the open states of a layout with as many pushes).
+    pub expansions: u64,
+    /// States stored.
+    pub states: u64,
+    /// Box layouts stored.
+    pub layouts: u64,
+    /// New states dropped because a state of their layout with fewer pushes reaches them
+    /// (`--metric pushes`).
+    pub dominated: u64,
+    /// Pushes pruned because they leave two boxes that cannot both reach goals
+    /// ([`GroupDeadlocks`]).
+    pub pair_deadlocks: u64,
+    /// Pushes pruned because they leave three boxes that cannot all reach goals, when
+    /// no two of them are already a deadlock.
+    pub triple_deadlocks: u64,
+}
+
+/// The expansions after which the triple table ([`GroupDeadlocks::triples`]) is built:
+/// it takes up to a tenth of a second, more than most levels need in all; built at the
+/// start when it takes at most [`TRIPLES_AT_ONCE_BYTES`] (a few milliseconds).
+const TRIPLES_AFTER: u64 = 20_000;
+/// See [`TRIPLES_AFTER`].
+const TRIPLES_AT_ONCE_BYTES: u64 = 2 << 20;
+
 /// Solves `level` for `options.metric`; see the module documentation.
 pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
+    solve_counting(level, options).0
+}
+
+/// [`solve`], and what the search did.
+pub fn solve_counting(level: &Level, options: &SolveOptions) -> (Outcome, Stats) {
+    let mut stats = Stats::default();
+    let outcome = search(level, options, &mut stats);
+    (outcome, stats)
+}
+
+fn search(level: &Level, options: &SolveOptions, stats: &mut Stats) -> Outcome {
     if level.stranded() {
         return Outcome::Unsolvable;
     }
@@ -852,13 +894,28 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
     if level.boxes().iter().any(|b| board.is_dead(b.index())) {
         return Outcome::Unsolvable;
     }
+    let pairs = if k >= 2 {
+        GroupDeadlocks::new(level)
+    } else {
+        GroupDeadlocks::default()
+    };
+    let player = level.player().index();
+    let boxes = level.boxes();
+    for (i, a) in boxes.iter().enumerate() {
+        if boxes[i + 1..]
+            .iter()
+            .any(|b| pairs.dead(a.index(), b.index(), player))
+        {
+            return Outcome::Unsolvable;
+        }
+    }
     let started = Instant::now();
     let mut budget = Budget {
         bytes: 0,
         limit: options.memory_mib.saturating_mul(1 << 20),
     };
     let mut table = Table::new(k, n);
-    budget.bytes += table.layout_index.bytes() + board.bytes();
+    budget.bytes += table.layout_index.bytes() + board.bytes() + pairs.bytes();
     let mut matcher = Matcher::new();
     let mut walker = Walker::new(n);
     let mut freeze = Freeze::new(n);
@@ -910,12 +967,8 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
     let start: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
     let start_player = level.player().index() as u16;
     let key = table.layout_index.key(&start);
-    let Some(layout) = table.layout_of(
-        &start,
-        key,
-        || matching(&mut matcher, &start),
-        &mut budget,
-    ) else {
+    let Some(layout) = table.layout_of(&start, key, || matching(&mut matcher, &start), &mut budget)
+    else {
         return Outcome::Unknown(Limit::Memory);
     };
     let bound = bound_of(table.layouts[layout as usize].pushes, &start, start_player);
@@ -940,23 +993,36 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
     });
     queue.push(bound, 0, 0);
     let mut expanded = 0u64;
+    let mut triples = GroupDeadlocks::default();
+    let triples_at_once = GroupDeadlocks::triples_bytes(level) <= TRIPLES_AT_ONCE_BYTES;
     let mut boxes = vec![0u16; k];
     let mut child = vec![0u16; k];
 
-    while let Some((f, state)) = queue.pop() {
+    let outcome = 'search: loop {
+        let Some((f, state)) = queue.pop() else {
+            break Outcome::Unsolvable;
+        };
         let info = table.info[state as usize];
         if info.closed || [info.cost[0] + info.bound[0], info.cost[1] + info.bound[1]] != f {
             continue; // expanded, or reached again more cheaply, since it was queued
         }
         boxes.copy_from_slice(table.layout(info.layout));
         if info.bound[0] == 0 && boxes.iter().all(|&b| board.is_goal(b as usize)) {
-            return Outcome::Solved(read_solution(level, &table, state, &mut walker));
+            break 'search Outcome::Solved(read_solution(level, &table, state, &mut walker));
         }
         expanded += 1;
+        stats.expansions += 1;
+        if k >= 3 && (expanded == TRIPLES_AFTER || expanded == 1 && triples_at_once) {
+            let bytes = GroupDeadlocks::triples_bytes(level);
+            if bytes > 0 && budget.bytes + bytes <= budget.limit {
+                triples = GroupDeadlocks::triples(level);
+                budget.bytes += triples.bytes();
+            }
+        }
         if expanded % 256 == 0 {
             if let Some(limit) = options.time_limit {
                 if started.elapsed() >= limit {
-                    return Outcome::Unknown(Limit::Time);
+                    break 'search Outcome::Unknown(Limit::Time);
                 }
             }
         }
@@ -1046,6 +1112,23 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                 if frozen {
                     continue;
                 }
+                let (to_, at) = (to.index(), cell.index());
+                if (0..k).any(|j| j != i && pairs.dead(to_, boxes[j] as usize, at)) {
+                    stats.pair_deadlocks += 1;
+                    continue;
+                }
+                if triples.bytes() > 0
+                    && (0..k).any(|j| {
+                        j != i
+                            && (j + 1..k).any(|l| {
+                                l != i
+                                    && triples.dead3(to_, boxes[j] as usize, boxes[l] as usize, at)
+                            })
+                    })
+                {
+                    stats.triple_deadlocks += 1;
+                    continue;
+                }
                 // The child's boxes: box i moves to `to`, kept sorted.
                 child.copy_from_slice(&boxes);
                 child[i] = to.index() as u16;
@@ -1132,7 +1215,7 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                         || matching(&mut matcher, &child),
                         &mut budget,
                     ) else {
-                        return Outcome::Unknown(Limit::Memory);
+                        break 'search Outcome::Unknown(Limit::Memory);
                     };
                     if fewer_dominate
                         && table.layouts[layout as usize].fewest < pushes + 1
@@ -1152,6 +1235,7 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                         occupied[to.index()] = false;
                         occupied[cell.index()] = true;
                         if dominated {
+                            stats.dominated += 1;
                             continue;
                         }
                     }
@@ -1181,7 +1265,7 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                             }
                             (s, bound)
                         }
-                        None => return Outcome::Unknown(Limit::Memory),
+                        None => break 'search Outcome::Unknown(Limit::Memory),
                     }
                 }
             };
@@ -1189,7 +1273,7 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                 continue;
             }
             if budget.bytes + QUEUE_ENTRY_BYTES > budget.limit {
-                return Outcome::Unknown(Limit::Memory);
+                break 'search Outcome::Unknown(Limit::Memory);
             }
             budget.bytes += QUEUE_ENTRY_BYTES;
             queue.push([cost[0] + bound[0], cost[1] + bound[1]], cost[0], target);
@@ -1197,8 +1281,10 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
         for &b in &boxes {
             occupied[b as usize] = false;
         }
-    }
-    Outcome::Unsolvable
+    };
+    stats.states = table.info.len() as u64;
+    stats.layouts = table.layouts.len() as u64;
+    outcome
 }
 
 /// The moves from the start to `state`, read back through the parents, each walk a
