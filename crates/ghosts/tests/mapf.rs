@@ -61,12 +61,13 @@ fn reference_steps(grid: &Grid, starts: &[CellId], goals: &[CellId]) -> Option<u
 /// Every legal next placement, packed: depth first over the agents (taken in the order
 /// of their cells, so that neighbours come close together and clash early), each with its
 /// options, cut as soon as two agents share a cell or swap, or a later agent has every
-/// option taken (then no completion exists: the cut only saves time).
+/// option taken (then no completion exists: the cut only saves time). The cells taken so
+/// far are a bit set (cells < 32).
 fn extend(options: &[Vec<CellId>], placement: &[CellId], out: &mut Vec<u64>) {
     let mut order: Vec<usize> = (0..placement.len()).collect();
     order.sort_by_key(|&a| placement[a]);
     let mut after = placement.to_vec();
-    assign(options, placement, &order, &mut after, 0, out);
+    assign(options, placement, &order, &mut after, 0, 0, out);
 }
 
 fn assign(
@@ -74,6 +75,7 @@ fn assign(
     placement: &[CellId],
     order: &[usize],
     after: &mut Vec<CellId>,
+    taken: u32,
     i: usize,
     out: &mut Vec<u64>,
 ) {
@@ -85,22 +87,33 @@ fn assign(
         );
         return;
     }
-    let taken = |c: &CellId| order[..i].iter().any(|&j| after[j] == *c);
-    let boxed_in = order[i..]
-        .iter()
-        .any(|&a| options[placement[a].index()].iter().all(taken));
+    let bit = |c: &CellId| 1u32 << c.index();
+    let boxed_in = order[i..].iter().any(|&a| {
+        options[placement[a].index()]
+            .iter()
+            .all(|c| taken & bit(c) != 0)
+    });
     if boxed_in {
         return;
     }
     let agent = order[i];
     let here = placement[agent];
     for &cell in &options[here.index()] {
-        let legal = order[..i]
-            .iter()
-            .all(|&j| after[j] != cell && !(after[j] == here && placement[j] == cell));
+        let legal = taken & bit(&cell) == 0
+            && !order[..i]
+                .iter()
+                .any(|&j| after[j] == here && placement[j] == cell);
         if legal {
             after[agent] = cell;
-            assign(options, placement, order, after, i + 1, out);
+            assign(
+                options,
+                placement,
+                order,
+                after,
+                taken | bit(&cell),
+                i + 1,
+                out,
+            );
         }
     }
 }
