@@ -47,6 +47,10 @@ pub enum Verdict {
 /// No agent, no cell.
 const NONE: u32 = u32::MAX;
 
+/// The most steps the classes of a tree may take (pairs of agents around a region of
+/// free cells, times the cells walked for each): beyond, the test does not decide.
+const PAIR_WORK: usize = 1 << 28;
+
 /// The test of the module documentation.
 ///
 /// # Complexity
@@ -81,7 +85,10 @@ pub fn check(instance: &Instance<'_>) -> Verdict {
                 }
             }
         }
-        match Component::new(grid, instance, &members, &local).possible() {
+        let Some(component) = Component::new(grid, instance, &members, &local) else {
+            continue;
+        };
+        match component.possible() {
             Some(false) => return Verdict::Never,
             Some(true) => {}
             None => verdict = Verdict::Unknown,
@@ -91,9 +98,11 @@ pub fn check(instance: &Instance<'_>) -> Verdict {
 }
 
 /// One connected component, numbered locally `0..n` in the order of `members`.
-struct Component {
-    /// Neighbours of each cell.
-    adjacent: Vec<Vec<u32>>,
+struct Component<'a> {
+    grid: &'a Grid,
+    members: &'a [CellId],
+    /// The local number of every cell of the map (of its own component).
+    local: &'a [u32],
     /// The agent starting on each cell, or [`NONE`].
     start: Vec<u32>,
     /// The agent whose goal each cell is, or [`NONE`].
@@ -102,55 +111,74 @@ struct Component {
     agents: usize,
 }
 
-impl Component {
-    fn new(grid: &Grid, instance: &Instance<'_>, members: &[CellId], local: &[u32]) -> Self {
+impl<'a> Component<'a> {
+    /// The component of `members`, or `None` when fewer than two agents start in it
+    /// (one agent alone reaches any goal of its component).
+    fn new(
+        grid: &'a Grid,
+        instance: &Instance<'_>,
+        members: &'a [CellId],
+        local: &'a [u32],
+    ) -> Option<Self> {
         let n = members.len();
-        let adjacent = members
-            .iter()
-            .map(|&c| grid.neighbours(c).map(|(_, m)| local[m.index()]).collect())
-            .collect();
+        // `local` is the numbering of the component being built, or of an earlier one:
+        // a cell of this component is one of its members.
+        let inside = |c: CellId| {
+            let here = local[c.index()] as usize;
+            here < n && members[here] == c
+        };
+        let agents = instance.starts.iter().filter(|&&s| inside(s)).count();
+        if agents < 2 {
+            return None;
+        }
         let (mut start, mut goal) = (vec![NONE; n], vec![NONE; n]);
-        let mut agents = 0;
         for (a, (&s, &g)) in instance.starts.iter().zip(instance.goals).enumerate() {
-            let here = local[s.index()] as usize;
-            // `local` is the numbering of the component being built, or of an earlier
-            // one: a cell of this component is one of its members.
-            if here < n && members[here] == s {
-                start[here] = a as u32;
+            if inside(s) {
+                start[local[s.index()] as usize] = a as u32;
                 goal[local[g.index()] as usize] = a as u32;
-                agents += 1;
             }
         }
-        Component {
-            adjacent,
+        Some(Component {
+            grid,
+            members,
+            local,
             start,
             goal,
             agents,
-        }
+        })
     }
 
     fn len(&self) -> usize {
-        self.adjacent.len()
+        self.members.len()
+    }
+
+    /// The neighbours of cell `v`.
+    fn adjacent(&self, v: usize) -> impl Iterator<Item = usize> + '_ {
+        self.grid
+            .neighbours(self.members[v])
+            .map(|(_, c)| self.local[c.index()] as usize)
     }
 
     fn degree(&self, v: usize) -> usize {
-        self.adjacent[v].len()
+        self.grid.neighbours(self.members[v]).count()
     }
 
     /// Whether the agents can reach their goals: `None` when the test does not decide.
     fn possible(&self) -> Option<bool> {
         let n = self.len();
-        if self.agents < 2 {
-            return Some(true);
-        }
         if self.agents == n {
             return Some(self.full_possible());
         }
-        let edges = self.adjacent.iter().map(Vec::len).sum::<usize>() / 2;
-        if edges + 1 == n {
-            return self.tree_possible();
+        let degrees: usize = (0..n).map(|v| self.degree(v)).sum();
+        let branching = (0..n).any(|v| self.degree(v) > 2);
+        if degrees / 2 + 1 == n {
+            return if branching {
+                self.tree_possible()
+            } else {
+                Some(self.path_possible())
+            };
         }
-        if (0..n).all(|v| self.degree(v) == 2) {
+        if !branching {
             return Some(self.cycle_possible());
         }
         None
@@ -164,10 +192,7 @@ impl Component {
         let mut previous = usize::MAX;
         let mut v = first;
         loop {
-            let next = self.adjacent[v]
-                .iter()
-                .map(|&w| w as usize)
-                .find(|&w| w != previous && inside(w));
+            let next = self.adjacent(v).find(|&w| w != previous && inside(w));
             match next {
                 Some(w) if w != first => {
                     order.push(w);
@@ -177,6 +202,22 @@ impl Component {
                 _ => return order,
             }
         }
+    }
+
+    /// A path: no agent passes another, so the agents meet their goals in their order.
+    fn path_possible(&self) -> bool {
+        let Some(end) = (0..self.len()).find(|&v| self.degree(v) <= 1) else {
+            return false;
+        };
+        let order = self.cycle_order(end, |_| true);
+        let along = |cells: &[u32]| -> Vec<u32> {
+            order
+                .iter()
+                .map(|&v| cells[v])
+                .filter(|&a| a != NONE)
+                .collect()
+        };
+        along(&self.start) == along(&self.goal)
     }
 
     /// A cycle with a free cell: the agents keep their cyclic order.
@@ -217,8 +258,8 @@ impl Component {
         let mut edges = vec![0usize; n];
         for v in 0..n {
             size[part[v]] += 1;
-            for &w in &self.adjacent[v] {
-                if part[w as usize] == part[v] {
+            for w in self.adjacent(v) {
+                if part[w] == part[v] {
                     edges[part[v]] += 1;
                 }
             }
@@ -262,9 +303,8 @@ impl Component {
         entered[0] = 0;
         low[0] = 0;
         while let Some(&mut (v, from, ref mut next)) = stack.last_mut() {
-            if let Some(&w) = self.adjacent[v].get(*next) {
+            if let Some(w) = self.adjacent(v).nth(*next) {
                 *next += 1;
-                let w = w as usize;
                 if w == from {
                     continue;
                 }
@@ -297,8 +337,7 @@ impl Component {
             part[first] = first;
             queue.push(first);
             while let Some(v) = queue.pop() {
-                for &w in &self.adjacent[v] {
-                    let w = w as usize;
+                for w in self.adjacent(v) {
                     if part[w] == usize::MAX && !is_bridge(v, w) {
                         part[w] = first;
                         queue.push(w);
@@ -312,7 +351,7 @@ impl Component {
     /// A tree with at least one free cell (see the module documentation).
     fn tree_possible(&self) -> Option<bool> {
         let carried = self.carry_onto_goals()?;
-        Some(Tree::new(self, &carried).classes_agree(&carried, &self.goal))
+        Tree::new(self, &carried).classes_agree(&carried, &self.goal)
     }
 
     /// The start carried by real moves onto the goals' cells, leaves first: a leaf that
@@ -347,8 +386,7 @@ impl Component {
                         found = Some(v);
                         break;
                     }
-                    for &w in &self.adjacent[v] {
-                        let w = w as usize;
+                    for w in self.adjacent(v) {
                         if !done[w] && from[w] == usize::MAX {
                             from[w] = v;
                             queue.push_back(w);
@@ -370,8 +408,7 @@ impl Component {
                 }
             }
             done[leaf] = true;
-            for &w in &self.adjacent[leaf] {
-                let w = w as usize;
+            for w in self.adjacent(leaf) {
                 if !done[w] {
                     degree[w] -= 1;
                     if degree[w] <= 1 {
@@ -400,7 +437,7 @@ fn is_rotation(starts: &[u32], goals: &[u32]) -> bool {
 
 /// A tree component rooted at cell 0 with one placement on it, for the classes.
 struct Tree<'a> {
-    component: &'a Component,
+    component: &'a Component<'a>,
     parent: Vec<usize>,
     depth: Vec<usize>,
     /// Free cells in the subtree of each cell (itself included).
@@ -409,7 +446,7 @@ struct Tree<'a> {
 }
 
 impl<'a> Tree<'a> {
-    fn new(component: &'a Component, placement: &[u32]) -> Self {
+    fn new(component: &'a Component<'a>, placement: &[u32]) -> Self {
         let n = component.len();
         let (mut parent, mut depth) = (vec![usize::MAX; n], vec![0; n]);
         let mut order = vec![0usize];
@@ -418,8 +455,7 @@ impl<'a> Tree<'a> {
         while head < order.len() {
             let v = order[head];
             head += 1;
-            for &w in &component.adjacent[v] {
-                let w = w as usize;
+            for w in component.adjacent(v) {
                 if parent[w] == usize::MAX {
                     parent[w] = v;
                     depth[w] = depth[v] + 1;
@@ -480,25 +516,23 @@ impl<'a> Tree<'a> {
     /// one of the branches behind it, `d` cells away, with at least `d + 2` free cells in
     /// that branch.
     fn side_trades(&self, x: usize, toward: usize) -> bool {
-        let adjacent = &self.component.adjacent[x];
-        if adjacent.len() >= 3 {
-            let others: usize = adjacent
-                .iter()
-                .map(|&z| z as usize)
+        let component = self.component;
+        if component.degree(x) >= 3 {
+            let others: usize = component
+                .adjacent(x)
                 .filter(|&z| z != toward)
                 .map(|z| self.branch_free(x, z))
                 .sum();
-            let free_branches = adjacent
-                .iter()
-                .filter(|&&z| self.branch_free(x, z as usize) > 0)
+            let free_branches = component
+                .adjacent(x)
+                .filter(|&z| self.branch_free(x, z) > 0)
                 .count();
             if others >= 2 && free_branches >= 2 {
                 return true;
             }
         }
-        adjacent
-            .iter()
-            .map(|&z| z as usize)
+        component
+            .adjacent(x)
             .filter(|&z| z != toward)
             .any(|z| {
                 self.branching_down(x, z)
@@ -515,10 +549,7 @@ impl<'a> Tree<'a> {
             if self.component.degree(v) >= 3 {
                 return Some(d);
             }
-            let next = self.component.adjacent[v]
-                .iter()
-                .map(|&w| w as usize)
-                .find(|&w| w != previous)?;
+            let next = self.component.adjacent(v).find(|&w| w != previous)?;
             previous = v;
             v = next;
             d += 1;
@@ -538,30 +569,30 @@ impl<'a> Tree<'a> {
             let w = path[i];
             let (before, after) = (path[i - 1], path[i + 1]);
             self.component.degree(w) >= 3
-                && (self.component.adjacent[w]
-                    .iter()
-                    .map(|&z| z as usize)
+                && (self.component
+                    .adjacent(w)
                     .any(|z| z != before && z != after && self.branch_free(w, z) > 0)
                     || (self.branch_free(w, before) > 0 && self.branch_free(w, after) > 0))
         })
     }
 
-    /// Whether every agent's cell in `placement` and its goal are in one class.
-    fn classes_agree(&self, placement: &[u32], goal: &[u32]) -> bool {
+    /// Whether every agent's cell in `placement` and its goal are in one class; `None`
+    /// when the pairs to compare would take more than [`PAIR_WORK`] steps.
+    fn classes_agree(&self, placement: &[u32], goal: &[u32]) -> Option<bool> {
         let n = placement.len();
         let mut class = UnionFind::new(n);
         let taken = |v: usize| placement[v] != NONE;
         // Neighbouring pairs: taken cells next to each other, and the taken cells around
         // each region of free cells.
         for v in 0..n {
-            for &w in &self.component.adjacent[v] {
-                let w = w as usize;
+            for w in self.component.adjacent(v) {
                 if v < w && taken(v) && taken(w) && self.trades(v, w) {
                     class.join(v, w);
                 }
             }
         }
         let mut region = vec![false; n];
+        let mut work = 0usize;
         let mut stack = Vec::new();
         let mut around = Vec::new();
         for first in 0..n {
@@ -572,8 +603,7 @@ impl<'a> Tree<'a> {
             stack.push(first);
             around.clear();
             while let Some(v) = stack.pop() {
-                for &w in &self.component.adjacent[v] {
-                    let w = w as usize;
+                for w in self.component.adjacent(v) {
                     if taken(w) {
                         around.push(w);
                     } else if !region[w] {
@@ -584,6 +614,10 @@ impl<'a> Tree<'a> {
             }
             around.sort_unstable();
             around.dedup();
+            work = work.saturating_add((around.len() * around.len()).saturating_mul(n));
+            if work > PAIR_WORK {
+                return None;
+            }
             for i in 0..around.len() {
                 for j in i + 1..around.len() {
                     if class.find(around[i]) != class.find(around[j])
@@ -594,27 +628,18 @@ impl<'a> Tree<'a> {
                 }
             }
         }
-        let mut at_goal = vec![NONE; n];
-        let mut count = 0;
-        for (v, &a) in goal.iter().enumerate() {
-            if a != NONE {
-                at_goal[v] = a;
-                count += 1;
-            }
-        }
-        let _ = count;
         // Each agent: its cell now and its goal cell.
         let mut now: Vec<(u32, usize)> = (0..n)
             .filter(|&v| taken(v))
             .map(|v| (placement[v], v))
             .collect();
         now.sort_unstable();
-        (0..n).filter(|&v| at_goal[v] != NONE).all(|g| {
-            match now.binary_search_by_key(&at_goal[g], |&(a, _)| a) {
+        Some((0..n).filter(|&v| goal[v] != NONE).all(|g| {
+            match now.binary_search_by_key(&goal[g], |&(a, _)| a) {
                 Ok(i) => class.find(now[i].1) == class.find(g),
                 Err(_) => false,
             }
-        })
+        }))
     }
 }
 
