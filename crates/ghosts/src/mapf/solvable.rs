@@ -463,7 +463,8 @@ impl<'a> Tree<'a> {
                 }
             }
         }
-        let mut free_below: Vec<usize> = placement.iter().map(|&a| usize::from(a == NONE)).collect();
+        let mut free_below: Vec<usize> =
+            placement.iter().map(|&a| usize::from(a == NONE)).collect();
         for &v in order.iter().skip(1).rev() {
             free_below[parent[v]] += free_below[v];
         }
@@ -531,13 +532,10 @@ impl<'a> Tree<'a> {
                 return true;
             }
         }
-        component
-            .adjacent(x)
-            .filter(|&z| z != toward)
-            .any(|z| {
-                self.branching_down(x, z)
-                    .is_some_and(|d| self.branch_free(x, z) >= d + 2)
-            })
+        component.adjacent(x).filter(|&z| z != toward).any(|z| {
+            self.branching_down(x, z)
+                .is_some_and(|d| self.branch_free(x, z) >= d + 2)
+        })
     }
 
     /// The distance from `x` to the nearest branching cell down its branch that starts
@@ -569,7 +567,8 @@ impl<'a> Tree<'a> {
             let w = path[i];
             let (before, after) = (path[i - 1], path[i + 1]);
             self.component.degree(w) >= 3
-                && (self.component
+                && (self
+                    .component
                     .adjacent(w)
                     .any(|z| z != before && z != after && self.branch_free(w, z) > 0)
                     || (self.branch_free(w, before) > 0 && self.branch_free(w, after) > 0))
