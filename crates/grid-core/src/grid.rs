@@ -12,12 +12,14 @@ pub struct CellId(u32);
 
 impl CellId {
     /// The cell numbered `index`.
+    #[inline]
     pub fn new(index: usize) -> Self {
         debug_assert!(index < u32::MAX as usize);
         CellId(index as u32)
     }
 
     /// Its number, for indexing tables.
+    #[inline]
     pub fn index(self) -> usize {
         self.0 as usize
     }

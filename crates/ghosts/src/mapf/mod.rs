@@ -139,6 +139,11 @@ pub enum Method {
     JointSearch,
     /// Horizons from the lower bound, each decided as said.
     Horizons(Horizons),
+    /// As [`Method::Horizons`], without the up-front unsolvability test of [`solvable`]:
+    /// an unsolvable instance is then answered by the horizons themselves (a small core
+    /// with no plan at all, or the joint search past [`HORIZONS_BEFORE_EXHAUSTIVE`]
+    /// horizons). For tests of those paths, which the test would otherwise settle first.
+    HorizonsOnly(Horizons),
 }
 
 /// How each horizon is decided.
@@ -430,7 +435,7 @@ fn solve_with_dataset(
         Ok(solution)
     };
     let joint_allowed = k <= crate::parse::MAX_GHOSTS as usize;
-    let horizons = match method {
+    let (horizons, test_first) = match method {
         Method::JointSearch => return joint(budget_mib, trace),
         Method::Auto
             if joint_allowed
@@ -439,8 +444,9 @@ fn solve_with_dataset(
         {
             return joint(budget_mib, trace);
         }
-        Method::Auto => Horizons::PlanThenCore,
-        Method::Horizons(h) => h,
+        Method::Auto => (Horizons::PlanThenCore, true),
+        Method::Horizons(h) => (h, true),
+        Method::HorizonsOnly(h) => (h, false),
     };
     let distance_bytes = (k as u64).saturating_mul(grid.cell_count() as u64 * 4);
     if distance_bytes > budget {
@@ -459,7 +465,7 @@ fn solve_with_dataset(
     let Some(lower_bound) = instance.lower_bound() else {
         return Ok(never);
     };
-    if solvable::check(&instance) == solvable::Verdict::Never {
+    if test_first && solvable::check(&instance) == solvable::Verdict::Never {
         trace(&Event::NeverSolvable);
         return Ok(never);
     }
