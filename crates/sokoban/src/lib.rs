@@ -8,6 +8,7 @@
 //! - [`search`]: the exact A* over (boxes, exact player square) with a lexicographic cost;
 //! - [`board`]: lone-box push distances, dead squares and freeze deadlocks;
 //! - [`matching`]: the minimum-cost matching bound;
+//! - [`groups`]: deadlocks of two or three boxes, found once per level;
 //! - [`mod@verify`]: the LURD replay checker;
 //! - [`show`]: the level drawn after every push (`--show`);
 //! - [`svg`]: the solution as an animated SVG picture (`--svg`);
@@ -36,6 +37,7 @@
 pub mod board;
 #[cfg(feature = "generate")]
 pub mod generate;
+pub mod groups;
 pub mod matching;
 pub mod parse;
 pub mod search;

@@ -29,8 +29,14 @@
 //! whose cheapest start is a state expanded before with as many pushes is skipped: that
 //! expansion made the same child at the same cost.
 //!
+//! States are kept by box layout (`Table`): a child is looked up by its layout, then its
+//! player's square among the few states the layout's cache line holds, which is also all
+//! the dominance test below reads.
+//!
 //! Pruned, because no solution passes there (so every optimum survives for both metrics):
 //! pushes onto dead squares, pushes that freeze a box off a goal ([`crate::board::Freeze`]),
+//! pushes that leave the pushed box in a deadlock with one or two other boxes
+//! ([`GroupDeadlocks`]),
 //! and states whose matching is impossible. Pruned because another state is at least as
 //! good, `--metric pushes` only: a state whose layout has a state with fewer pushes in the
 //! same connected part of the floor (the player of that one walks to this square, which
@@ -42,10 +48,11 @@
 //! # Complexity
 //! Exponential in the number of boxes in the worst case (the problem is PSPACE-complete).
 //! Per expansion: one walk search O(cells + states of the layout); per push an O(k log k)
-//! sort, an O(k) hash and, with `--metric pushes` when the layout already has a state
+//! sort, an O(k) hash, O(k^2) group lookups and, with `--metric pushes` when the layout already has a state
 //! with fewer pushes, one walk O(cells); per new layout an O(k^3) matching for k boxes.
-//! Memory: (k + 1) x 2 + 32 bytes per state, 2k + 12 per layout, plus the hash tables and
-//! the queue, all counted against the budget.
+//! Memory: 28 bytes per state and 8 in its layout's line (one 64-byte line per layout
+//! holds six states, a further line seven more), 64 + 2k bytes per layout, plus the layouts'
+//! hash index and the queue, all counted against the budget.
 
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
@@ -54,6 +61,7 @@ use std::time::Instant;
 use grid_core::{CellId, Dir, Grid};
 
 use crate::board::{Board, Freeze, NO_STEPS};
+use crate::groups::GroupDeadlocks;
 use crate::matching::Matcher;
 use crate::parse::Level;
 use crate::{Limit, Metric, Outcome, Solution, SolveOptions};
@@ -75,8 +83,8 @@ struct Info {
     parent: u32,
     /// Its box layout (a number in [`Table`]'s layouts).
     layout: u32,
-    /// The state seen before it with the same layout, or [`EMPTY`].
-    same_layout: u32,
+    /// The player's square.
+    player: u16,
     /// Expanded at its current cost (its queue entries are then stale).
     closed: bool,
 }
@@ -320,78 +328,157 @@ impl Index {
     }
 }
 
-/// The states seen: their squares in one flat array with an [`Index`] over them, their
-/// [`Info`]; and their box layouts, with an [`Index`] of their own, each with its matching
-/// bound and its last state (the states of one layout are chained through
-/// [`Info::same_layout`]).
+/// The states seen, by box layout: the layouts' squares in one flat array with an
+/// [`Index`] over them; per layout one cache line ([`Layout`]) with its matching bound and
+/// its first states ([`Member`]: the player's square and the pushes, all a lookup or a
+/// dominance test reads), more in [`More`] blocks; per state its [`Info`].
 ///
-/// Why layouts apart: a layout is reached with the player on several squares (about seven
-/// on the larger Microban levels), and the matching bound depends on the boxes only, so it
-/// is computed once per layout; the chain lets one expansion take every open state of the
-/// layout at once ([`Walker::run_many`]).
+/// Why layouts first: a layout is reached with the player on several squares (about four
+/// to seven on the larger Microban levels), and the matching bound depends on the boxes
+/// only, so it is computed once per layout; one expansion takes every open state of the
+/// layout at once ([`Walker::run_many`]). A state is found by its layout, then its
+/// player's square among the layout's members, which are on the line just read: two cache
+/// misses per child where a table over whole states, then the layout, then the layout's
+/// states one by one, took up to three and two per other state, and 12 + 6k bytes less
+/// per state.
 #[derive(Debug)]
 struct Table {
-    /// Words per state: k boxes, then the player.
-    stride: usize,
-    words: Vec<u16>,
+    /// Boxes per layout.
+    k: usize,
     info: Vec<Info>,
-    states: Index,
     /// Per layout, its k box squares.
     layout_words: Vec<u16>,
-    /// Per layout: its matching bound on the pushes (or [`HOPELESS`]) and its last state.
     layouts: Vec<Layout>,
+    /// The members of layouts past the [`HEAD_MEMBERS`] first.
+    more: Vec<More>,
     layout_index: Index,
 }
 
-/// What the table keeps per box layout.
+/// One state of a layout, as its layout keeps it.
+#[derive(Debug, Clone, Copy, Default)]
+struct Member {
+    state: u32,
+    /// The player's square.
+    player: u16,
+    /// Its pushes, at most [`PUSHES_CAP`]; [`HOPELESS_MEMBER`] when it cannot be solved.
+    pushes: u16,
+}
+
+/// The largest pushes a [`Member`] holds exactly: a member with more holds this, so the
+/// dominance test, which needs exact pushes, is not used past it (it is an optional
+/// pruning).
+const PUSHES_CAP: u16 = u16::MAX - 1;
+/// The pushes of a [`Member`] that cannot be solved.
+const HOPELESS_MEMBER: u16 = u16::MAX;
+
+/// The members a [`Layout`] holds itself.
+const HEAD_MEMBERS: usize = 6;
+/// The members one [`More`] block holds.
+const MORE_MEMBERS: usize = 7;
+
+/// What the table keeps per box layout: one cache line.
 #[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
 struct Layout {
+    /// Its matching bound on the pushes (or [`HOPELESS`]).
     pushes: u32,
-    last: u32,
     /// The fewest pushes of its states that are not hopeless (`u32::MAX` before one).
     fewest: u32,
+    /// Its states in all.
+    len: u32,
+    /// The newest [`More`] block, or [`EMPTY`]: blocks are chained newest first, and only
+    /// the newest may be partly filled.
+    more: u32,
+    head: [Member; HEAD_MEMBERS],
+}
+
+/// Members of one layout past its first ones: one cache line.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
+struct More {
+    members: [Member; MORE_MEMBERS],
+    /// The next older block, or [`EMPTY`].
+    next: u32,
 }
 
 impl Table {
     fn new(k: usize, cells: usize) -> Self {
         Table {
-            stride: k + 1,
-            words: Vec::new(),
+            k,
             info: Vec::new(),
-            states: Index::new(k + 1, cells),
             layout_words: Vec::new(),
             layouts: Vec::new(),
+            more: Vec::new(),
             layout_index: Index::new(k, cells),
         }
     }
 
-    fn words(&self, state: u32) -> &[u16] {
-        let at = state as usize * self.stride;
-        &self.words[at..at + self.stride]
-    }
-
     fn layout(&self, layout: u32) -> &[u16] {
-        let k = self.stride - 1;
-        let at = layout as usize * k;
-        &self.layout_words[at..at + k]
+        let at = layout as usize * self.k;
+        &self.layout_words[at..at + self.k]
     }
 
-    /// The state with these squares, if seen, else the free slot where it goes.
+    /// The layout of these box squares, if seen.
     #[inline]
-    fn find(&self, words: &[u16], key: ([u64; 2], u64)) -> Found {
-        self.states.find(words, key, |s| self.words(s))
+    fn find_layout(&self, boxes: &[u16], key: ([u64; 2], u64)) -> Found {
+        self.layout_index.find(boxes, key, |l| self.layout(l))
     }
 
-    /// The layout of the boxes `boxes`, added with its matching bound `pushes()` when new;
-    /// `None` when the budget does not allow it.
+    /// Loads the line of `layout`, so that reading its members soon finds them in cache.
+    #[inline]
+    fn touch_layout(&self, layout: u32) {
+        std::hint::black_box(self.layouts[layout as usize].len);
+    }
+
+    /// The members of `layout`, newest first, into `out` (cleared first).
+    fn members(&self, layout: u32, out: &mut Vec<Member>) {
+        out.clear();
+        let l = &self.layouts[layout as usize];
+        let mut extra = (l.len as usize).saturating_sub(HEAD_MEMBERS);
+        let mut block = l.more;
+        while block != EMPTY {
+            let b = &self.more[block as usize];
+            let filled = (extra - 1) % MORE_MEMBERS + 1;
+            out.extend(b.members[..filled].iter().rev());
+            extra -= filled;
+            block = b.next;
+        }
+        let head = (l.len as usize).min(HEAD_MEMBERS);
+        out.extend(l.head[..head].iter().rev());
+    }
+
+    /// The member of `layout` with the player on `player`, if any.
+    #[inline]
+    fn member_mut(&mut self, layout: u32, player: u16) -> Option<&mut Member> {
+        let l = &self.layouts[layout as usize];
+        let head = (l.len as usize).min(HEAD_MEMBERS);
+        if let Some(i) = l.head[..head].iter().position(|m| m.player == player) {
+            return Some(&mut self.layouts[layout as usize].head[i]);
+        }
+        let mut extra = (l.len as usize).saturating_sub(HEAD_MEMBERS);
+        let mut block = l.more;
+        while block != EMPTY {
+            let b = &self.more[block as usize];
+            let filled = (extra - 1) % MORE_MEMBERS + 1;
+            if let Some(i) = b.members[..filled].iter().position(|m| m.player == player) {
+                return Some(&mut self.more[block as usize].members[i]);
+            }
+            extra -= filled;
+            block = b.next;
+        }
+        None
+    }
+
+    /// The layout of the boxes `boxes` (their key `key`), added with its matching bound
+    /// `pushes()` when new; `None` when the budget does not allow it.
     fn layout_of(
         &mut self,
         boxes: &[u16],
+        key: ([u64; 2], u64),
         pushes: impl FnOnce() -> u32,
         budget: &mut Budget,
     ) -> Option<u32> {
-        let key = self.layout_index.key(boxes);
-        let slot = match self.layout_index.find(boxes, key, |l| self.layout(l)) {
+        let slot = match self.find_layout(boxes, key) {
             Ok(layout) => return Some(layout),
             Err(slot) => slot,
         };
@@ -408,45 +495,59 @@ impl Table {
         self.layout_words.extend_from_slice(boxes);
         self.layouts.push(Layout {
             pushes: pushes(),
-            last: EMPTY,
             fewest: u32::MAX,
+            len: 0,
+            more: EMPTY,
+            head: [Member::default(); HEAD_MEMBERS],
         });
-        let (words, k) = (&self.layout_words, self.stride - 1);
+        let (words, k) = (&self.layout_words, self.k);
         let words_of = |l: u32| &words[l as usize * k..l as usize * k + k];
         self.layout_index
             .insert(key.0, slot, layout, budget, words_of)
             .then_some(layout)
     }
 
-    /// Adds a new state at the free slot `slot` found by [`Table::find`], chained to its
-    /// layout `info.layout`; `None` when the budget does not allow it.
-    fn insert(
-        &mut self,
-        words: &[u16],
-        key: ([u64; 2], u64),
-        slot: usize,
-        mut info: Info,
-        budget: &mut Budget,
-    ) -> Option<u32> {
+    /// Adds a new state, a member of its layout `info.layout` with `pushes` (see
+    /// [`Member::pushes`]); `None` when the budget does not allow it.
+    fn insert(&mut self, info: Info, pushes: u16, budget: &mut Budget) -> Option<u32> {
         let state = self.info.len() as u32;
         if state >= EMPTY - 1 || !budget.room(&mut self.info) {
             return None;
         }
-        // `room` grows by at least 1024 words, more than one state's.
-        if self.words.len() + self.stride > self.words.capacity() && !budget.room(&mut self.words) {
-            return None;
+        let member = Member {
+            state,
+            player: info.player,
+            pushes,
+        };
+        let layout = info.layout as usize;
+        let len = self.layouts[layout].len as usize;
+        if len < HEAD_MEMBERS {
+            self.layouts[layout].head[len] = member;
+        } else if (len - HEAD_MEMBERS) % MORE_MEMBERS == 0 {
+            let block = self.more.len() as u32;
+            if block >= EMPTY - 1 || !budget.room(&mut self.more) {
+                return None;
+            }
+            let mut members = [Member::default(); MORE_MEMBERS];
+            members[0] = member;
+            self.more.push(More {
+                members,
+                next: self.layouts[layout].more,
+            });
+            self.layouts[layout].more = block;
+        } else {
+            let block = self.layouts[layout].more as usize;
+            self.more[block].members[(len - HEAD_MEMBERS) % MORE_MEMBERS] = member;
         }
-        self.words.extend_from_slice(words);
-        let layout = &mut self.layouts[info.layout as usize];
-        info.same_layout = layout.last;
-        layout.last = state;
+        self.layouts[layout].len += 1;
         self.info.push(info);
-        let (words, stride) = (&self.words, self.stride);
-        let words_of = |s: u32| &words[s as usize * stride..s as usize * stride + stride];
-        self.states
-            .insert(key.0, slot, state, budget, words_of)
-            .then_some(state)
+        Some(state)
     }
+}
+
+/// The pushes a [`Member`] holds for a state with `pushes` that is not hopeless.
+fn member_pushes(pushes: u32) -> u16 {
+    u16::try_from(pushes).map_or(PUSHES_CAP, |p| p.min(PUSHES_CAP))
 }
 
 /// A well-mixed 64-bit key for `x` (SplitMix64's finaliser): the hashes of the tables, the
@@ -724,8 +825,10 @@ struct Pending {
     moves: u32,
     /// The state it starts from.
     parent: u32,
-    /// The child's table key.
+    /// The key of the child's layout.
     key: ([u64; 2], u64),
+    /// The child's layout, when seen before the expansion; else [`EMPTY`].
+    layout: u32,
 }
 
 /// What another state of the layout being expanded is to the expansion.
@@ -740,8 +843,47 @@ enum Role {
     Fewer,
 }
 
+/// What one search did, for the tests and for measurements: its work, and what each
+/// pruning took away.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Expansions (one serves the open states of a layout with as many pushes).
+    pub expansions: u64,
+    /// States stored.
+    pub states: u64,
+    /// Box layouts stored.
+    pub layouts: u64,
+    /// New states dropped because a state of their layout with fewer pushes reaches them
+    /// (`--metric pushes`).
+    pub dominated: u64,
+    /// Pushes pruned because they leave two boxes that cannot both reach goals
+    /// ([`GroupDeadlocks`]).
+    pub pair_deadlocks: u64,
+    /// Pushes pruned because they leave three boxes that cannot all reach goals, when
+    /// no two of them are already a deadlock.
+    pub triple_deadlocks: u64,
+}
+
+/// The expansions after which the triple table ([`GroupDeadlocks::triples`]) is built:
+/// it takes up to a tenth of a second, more than most levels need in all; built at the
+/// start when it takes at most [`TRIPLES_AT_ONCE_BYTES`] (a few milliseconds).
+const TRIPLES_AFTER: u64 = 20_000;
+/// See [`TRIPLES_AFTER`].
+const TRIPLES_AT_ONCE_BYTES: u64 = 2 << 20;
+
 /// Solves `level` for `options.metric`; see the module documentation.
 pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
+    solve_counting(level, options).0
+}
+
+/// [`solve`], and what the search did.
+pub fn solve_counting(level: &Level, options: &SolveOptions) -> (Outcome, Stats) {
+    let mut stats = Stats::default();
+    let outcome = search(level, options, &mut stats);
+    (outcome, stats)
+}
+
+fn search(level: &Level, options: &SolveOptions, stats: &mut Stats) -> Outcome {
     if level.stranded() {
         return Outcome::Unsolvable;
     }
@@ -752,26 +894,42 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
     if level.boxes().iter().any(|b| board.is_dead(b.index())) {
         return Outcome::Unsolvable;
     }
+    let pairs = if k >= 2 {
+        GroupDeadlocks::new(level)
+    } else {
+        GroupDeadlocks::default()
+    };
+    let player = level.player().index();
+    let boxes = level.boxes();
+    for (i, a) in boxes.iter().enumerate() {
+        if boxes[i + 1..]
+            .iter()
+            .any(|b| pairs.dead(a.index(), b.index(), player))
+        {
+            return Outcome::Unsolvable;
+        }
+    }
     let started = Instant::now();
     let mut budget = Budget {
         bytes: 0,
         limit: options.memory_mib.saturating_mul(1 << 20),
     };
     let mut table = Table::new(k, n);
-    budget.bytes += table.states.bytes() + table.layout_index.bytes() + board.bytes();
+    budget.bytes += table.layout_index.bytes() + board.bytes() + pairs.bytes();
     let mut matcher = Matcher::new();
     let mut walker = Walker::new(n);
     let mut freeze = Freeze::new(n);
     let mut occupied = vec![false; n];
     let mut sources: Vec<Source> = Vec::new();
-    // Per source: its state and role; the open states with more pushes; the regions that
-    // hold a state with fewer pushes.
+    // The members of a layout; per source its state and role; the open states with more
+    // pushes; the squares of the states with fewer pushes.
+    let mut layout_members: Vec<Member> = Vec::new();
     let mut members: Vec<(u32, Role)> = Vec::new();
     let mut later: Vec<u32> = Vec::new();
     let mut targets: Vec<CellId> = Vec::new();
-    // The pushes of one expansion that pass the deadlock tests, their squares apart.
+    // The pushes of one expansion that pass the deadlock tests, their boxes apart.
     let mut pending: Vec<Pending> = Vec::new();
-    let mut pending_words: Vec<u16> = Vec::new();
+    let mut pending_boxes: Vec<u16> = Vec::new();
     let mut checker = Walker::new(n);
     let mut blocked: Vec<bool> = Vec::new();
     // The keys of a cost or bound pair in the metric's order.
@@ -783,14 +941,13 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
     // The bound of a state: pushes >= the matching of its layout (`HOPELESS` when there
     // is none); moves >= the pushes, and >= the lone-box moves of every box from the
     // player's square.
-    let bound_of = |pushes: u32, words: &[u16]| -> [u32; 2] {
+    let bound_of = |pushes: u32, boxes: &[u16], player: u16| -> [u32; 2] {
         if pushes == HOPELESS {
             return [HOPELESS; 2];
         }
-        let player = words[k] as usize;
         let mut moves = pushes;
-        for &b in &words[..k] {
-            let lone = board.lone_steps(b as usize, player);
+        for &b in boxes {
+            let lone = board.lone_steps(b as usize, player as usize);
             if lone == NO_STEPS {
                 return [HOPELESS; 2];
             }
@@ -807,32 +964,26 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
             .unwrap_or(HOPELESS)
     };
 
-    let mut start: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
-    start.push(level.player().index() as u16);
-    let Some(layout) = table.layout_of(
-        &start[..k],
-        || matching(&mut matcher, &start[..k]),
-        &mut budget,
-    ) else {
+    let start: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
+    let start_player = level.player().index() as u16;
+    let key = table.layout_index.key(&start);
+    let Some(layout) = table.layout_of(&start, key, || matching(&mut matcher, &start), &mut budget)
+    else {
         return Outcome::Unknown(Limit::Memory);
     };
-    let bound = bound_of(table.layouts[layout as usize].pushes, &start);
+    let bound = bound_of(table.layouts[layout as usize].pushes, &start, start_player);
     if bound[0] == HOPELESS {
         return Outcome::Unsolvable;
     }
-    let key = table.states.key(&start);
-    let Err(slot) = table.find(&start, key) else {
-        return Outcome::Unknown(Limit::Memory);
-    };
     let info = Info {
         cost: [0, 0],
         bound,
         parent: ROOT,
         layout,
-        same_layout: EMPTY,
+        player: start_player,
         closed: false,
     };
-    if table.insert(&start, key, slot, info, &mut budget).is_none() {
+    if table.insert(info, 0, &mut budget).is_none() {
         return Outcome::Unknown(Limit::Memory);
     }
     table.layouts[layout as usize].fewest = 0;
@@ -842,23 +993,36 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
     });
     queue.push(bound, 0, 0);
     let mut expanded = 0u64;
-    let mut words = vec![0u16; k + 1];
-    let mut child = vec![0u16; k + 1];
+    let mut triples = GroupDeadlocks::default();
+    let triples_at_once = GroupDeadlocks::triples_bytes(level) <= TRIPLES_AT_ONCE_BYTES;
+    let mut boxes = vec![0u16; k];
+    let mut child = vec![0u16; k];
 
-    while let Some((f, state)) = queue.pop() {
+    let outcome = 'search: loop {
+        let Some((f, state)) = queue.pop() else {
+            break Outcome::Unsolvable;
+        };
         let info = table.info[state as usize];
         if info.closed || [info.cost[0] + info.bound[0], info.cost[1] + info.bound[1]] != f {
             continue; // expanded, or reached again more cheaply, since it was queued
         }
-        words.copy_from_slice(table.words(state));
-        if info.bound[0] == 0 && words[..k].iter().all(|&b| board.is_goal(b as usize)) {
-            return Outcome::Solved(read_solution(level, &table, state, &mut walker));
+        boxes.copy_from_slice(table.layout(info.layout));
+        if info.bound[0] == 0 && boxes.iter().all(|&b| board.is_goal(b as usize)) {
+            break 'search Outcome::Solved(read_solution(level, &table, state, &mut walker));
         }
         expanded += 1;
+        stats.expansions += 1;
+        if k >= 3 && (expanded == TRIPLES_AFTER || expanded == 1 && triples_at_once) {
+            let bytes = GroupDeadlocks::triples_bytes(level);
+            if bytes > 0 && budget.bytes + bytes <= budget.limit {
+                triples = GroupDeadlocks::triples(level);
+                budget.bytes += triples.bytes();
+            }
+        }
         if expanded % 256 == 0 {
             if let Some(limit) = options.time_limit {
                 if started.elapsed() >= limit {
-                    return Outcome::Unknown(Limit::Time);
+                    break 'search Outcome::Unknown(Limit::Time);
                 }
             }
         }
@@ -869,14 +1033,14 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
         members.clear();
         later.clear();
         pending.clear();
-        pending_words.clear();
-        let mut other = table.layouts[info.layout as usize].last;
-        while other != EMPTY {
-            let them = &mut table.info[other as usize];
-            let next = them.same_layout;
-            let role = if them.bound[0] == HOPELESS {
-                None
-            } else if them.cost[pushes_key] == pushes {
+        pending_boxes.clear();
+        table.members(info.layout, &mut layout_members);
+        for m in &layout_members {
+            if m.pushes == HOPELESS_MEMBER {
+                continue;
+            }
+            let them = &mut table.info[m.state as usize];
+            let role = if them.cost[pushes_key] == pushes {
                 Some(if them.closed { Role::Done } else { Role::Now })
             } else if !fewer_dominate {
                 None
@@ -884,7 +1048,7 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                 Some(Role::Fewer)
             } else {
                 if !them.closed {
-                    later.push(other);
+                    later.push(m.state);
                 }
                 None
             };
@@ -893,16 +1057,15 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                     them.closed = true;
                 }
                 sources.push(Source {
-                    square: CellId::new(table.words[other as usize * (k + 1) + k] as usize),
+                    square: CellId::new(m.player as usize),
                     moves: them.cost[moves_key],
                     tag: members.len() as u32,
                 });
-                members.push((other, role));
+                members.push((m.state, role));
             }
-            other = next;
         }
         sources.sort_unstable_by_key(|s| s.moves);
-        for &b in &words[..k] {
+        for &b in &boxes {
             occupied[b as usize] = true;
         }
         walker.run_many(grid, &occupied, &sources);
@@ -917,13 +1080,13 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
         // Open states with more pushes where this walk went: each is dominated (fewer
         // pushes, then a walk that costs no push, reach its square), closed unexpanded.
         for &t in &later {
-            let square = CellId::new(table.words[t as usize * (k + 1) + k] as usize);
+            let square = CellId::new(table.info[t as usize].player as usize);
             if walker.distance(square).is_some() {
                 table.info[t as usize].closed = true;
             }
         }
         for i in 0..k {
-            let cell = CellId::new(words[i] as usize);
+            let cell = CellId::new(boxes[i] as usize);
             for dir in Dir::ALL {
                 let Some(to) = grid.neighbour(cell, dir) else {
                     continue;
@@ -949,25 +1112,49 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                 if frozen {
                     continue;
                 }
-                // The child's squares: box i moves to `to`, kept sorted.
-                child.copy_from_slice(&words);
+                let (to_, at) = (to.index(), cell.index());
+                if (0..k).any(|j| j != i && pairs.dead(to_, boxes[j] as usize, at)) {
+                    stats.pair_deadlocks += 1;
+                    continue;
+                }
+                if triples.bytes() > 0
+                    && (0..k).any(|j| {
+                        j != i
+                            && (j + 1..k).any(|l| {
+                                l != i
+                                    && triples.dead3(to_, boxes[j] as usize, boxes[l] as usize, at)
+                            })
+                    })
+                {
+                    stats.triple_deadlocks += 1;
+                    continue;
+                }
+                // The child's boxes: box i moves to `to`, kept sorted.
+                child.copy_from_slice(&boxes);
                 child[i] = to.index() as u16;
-                child[..k].sort_unstable();
-                child[k] = cell.index() as u16;
-                pending_words.extend_from_slice(&child);
+                child.sort_unstable();
+                pending_boxes.extend_from_slice(&child);
                 pending.push(Pending {
                     cell,
                     to,
                     moves,
                     parent,
-                    key: table.states.key(&child),
+                    key: table.layout_index.key(&child),
+                    layout: EMPTY,
                 });
             }
         }
-        // The children's slots are loaded all together first: most are far apart in a large
-        // table, and independent loads overlap where one lookup after another would wait.
+        // The children's slots, then the lines of the layouts found, are loaded all
+        // together first: most are far apart in a large table, and independent loads
+        // overlap where one lookup after another would wait.
         for p in &pending {
-            table.states.touch(p.key.1);
+            table.layout_index.touch(p.key.1);
+        }
+        for (j, p) in pending.iter_mut().enumerate() {
+            if let Ok(layout) = table.find_layout(&pending_boxes[j * k..(j + 1) * k], p.key) {
+                table.touch_layout(layout);
+                p.layout = layout;
+            }
         }
         for (j, p) in pending.iter().enumerate() {
             let Pending {
@@ -976,118 +1163,134 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Outcome {
                 moves,
                 parent,
                 key,
+                layout,
             } = *p;
-            {
-                child.copy_from_slice(&pending_words[j * (k + 1)..(j + 1) * (k + 1)]);
-                let mut cost = [0; 2];
-                cost[pushes_key] = pushes + 1;
-                cost[moves_key] = moves + 1;
-                // One push from the parent: at least its pushes bound less one.
-                let inherited = table.info[parent as usize].bound[pushes_key].saturating_sub(1);
-                let (target, bound) = match table.find(&child, key) {
-                    Ok(seen) => {
-                        let old = table.info[seen as usize];
-                        if old.bound[0] == HOPELESS {
-                            continue;
-                        }
-                        let raised = inherited > old.bound[pushes_key];
-                        if cost >= old.cost && !raised {
-                            continue;
-                        }
-                        let bound = if raised {
-                            bound_of(inherited, &child)
-                        } else {
-                            old.bound
-                        };
-                        let old = &mut table.info[seen as usize];
-                        old.bound = bound;
-                        if cost < old.cost {
-                            old.cost = cost;
-                            old.parent = parent;
-                            old.closed = false;
-                            let l = &mut table.layouts[old.layout as usize];
-                            l.fewest = l.fewest.min(pushes + 1);
-                        } else if old.closed {
-                            continue;
-                        }
-                        (seen, old.bound)
+            child.copy_from_slice(&pending_boxes[j * k..(j + 1) * k]);
+            let player = cell.index() as u16;
+            let mut cost = [0; 2];
+            cost[pushes_key] = pushes + 1;
+            cost[moves_key] = moves + 1;
+            // One push from the parent: at least its pushes bound less one.
+            let inherited = table.info[parent as usize].bound[pushes_key].saturating_sub(1);
+            let seen = if layout == EMPTY {
+                None
+            } else {
+                table.member_mut(layout, player).map(|m| m.state)
+            };
+            let (target, bound) = match seen {
+                Some(seen) => {
+                    let old = table.info[seen as usize];
+                    if old.bound[0] == HOPELESS {
+                        continue;
                     }
-                    Err(slot) => {
-                        let Some(layout) = table.layout_of(
-                            &child[..k],
-                            || matching(&mut matcher, &child[..k]),
-                            &mut budget,
-                        ) else {
-                            return Outcome::Unknown(Limit::Memory);
-                        };
-                        if fewer_dominate && table.layouts[layout as usize].fewest < pushes + 1 {
-                            targets.clear();
-                            let mut other = table.layouts[layout as usize].last;
-                            while other != EMPTY {
-                                let them = &table.info[other as usize];
-                                if them.bound[0] != HOPELESS && them.cost[pushes_key] < pushes + 1 {
-                                    targets.push(CellId::new(
-                                        table.words[other as usize * (k + 1) + k] as usize,
-                                    ));
-                                }
-                                other = them.same_layout;
-                            }
-                            occupied[cell.index()] = false;
-                            occupied[to.index()] = true;
-                            let dominated = checker.reaches(grid, &occupied, cell, &targets);
-                            occupied[to.index()] = false;
-                            occupied[cell.index()] = true;
-                            if dominated {
-                                continue;
-                            }
+                    let raised = inherited > old.bound[pushes_key];
+                    if cost >= old.cost && !raised {
+                        continue;
+                    }
+                    let bound = if raised {
+                        bound_of(inherited, &child, player)
+                    } else {
+                        old.bound
+                    };
+                    let old = &mut table.info[seen as usize];
+                    old.bound = bound;
+                    if cost < old.cost {
+                        old.cost = cost;
+                        old.parent = parent;
+                        old.closed = false;
+                        let l = &mut table.layouts[layout as usize];
+                        l.fewest = l.fewest.min(pushes + 1);
+                        if let Some(m) = table.member_mut(layout, player) {
+                            m.pushes = member_pushes(pushes + 1);
                         }
-                        let mut pb = table.layouts[layout as usize].pushes;
-                        if pb != HOPELESS {
-                            pb = pb.max(inherited);
-                        }
-                        let bound = bound_of(pb, &child);
-                        let info = Info {
-                            cost,
-                            bound,
-                            parent,
-                            layout,
-                            same_layout: EMPTY,
-                            closed: false,
-                        };
-                        match table.insert(&child, key, slot, info, &mut budget) {
-                            Some(s) => {
-                                if bound[0] != HOPELESS {
-                                    let l = &mut table.layouts[layout as usize];
-                                    l.fewest = l.fewest.min(pushes + 1);
-                                }
-                                (s, bound)
-                            }
-                            None => return Outcome::Unknown(Limit::Memory),
+                    } else if old.closed {
+                        continue;
+                    }
+                    (seen, bound)
+                }
+                None => {
+                    let Some(layout) = table.layout_of(
+                        &child,
+                        key,
+                        || matching(&mut matcher, &child),
+                        &mut budget,
+                    ) else {
+                        break 'search Outcome::Unknown(Limit::Memory);
+                    };
+                    if fewer_dominate
+                        && table.layouts[layout as usize].fewest < pushes + 1
+                        && pushes < u32::from(PUSHES_CAP)
+                    {
+                        targets.clear();
+                        table.members(layout, &mut layout_members);
+                        targets.extend(
+                            layout_members
+                                .iter()
+                                .filter(|m| u32::from(m.pushes) < pushes + 1)
+                                .map(|m| CellId::new(m.player as usize)),
+                        );
+                        occupied[cell.index()] = false;
+                        occupied[to.index()] = true;
+                        let dominated = checker.reaches(grid, &occupied, cell, &targets);
+                        occupied[to.index()] = false;
+                        occupied[cell.index()] = true;
+                        if dominated {
+                            stats.dominated += 1;
+                            continue;
                         }
                     }
-                };
-                if bound[0] == HOPELESS {
-                    continue;
+                    let mut pb = table.layouts[layout as usize].pushes;
+                    if pb != HOPELESS {
+                        pb = pb.max(inherited);
+                    }
+                    let bound = bound_of(pb, &child, player);
+                    let info = Info {
+                        cost,
+                        bound,
+                        parent,
+                        layout,
+                        player,
+                        closed: false,
+                    };
+                    let member = if bound[0] == HOPELESS {
+                        HOPELESS_MEMBER
+                    } else {
+                        member_pushes(pushes + 1)
+                    };
+                    match table.insert(info, member, &mut budget) {
+                        Some(s) => {
+                            if bound[0] != HOPELESS {
+                                let l = &mut table.layouts[layout as usize];
+                                l.fewest = l.fewest.min(pushes + 1);
+                            }
+                            (s, bound)
+                        }
+                        None => break 'search Outcome::Unknown(Limit::Memory),
+                    }
                 }
-                if budget.bytes + QUEUE_ENTRY_BYTES > budget.limit {
-                    return Outcome::Unknown(Limit::Memory);
-                }
-                budget.bytes += QUEUE_ENTRY_BYTES;
-                queue.push([cost[0] + bound[0], cost[1] + bound[1]], cost[0], target);
+            };
+            if bound[0] == HOPELESS {
+                continue;
             }
+            if budget.bytes + QUEUE_ENTRY_BYTES > budget.limit {
+                break 'search Outcome::Unknown(Limit::Memory);
+            }
+            budget.bytes += QUEUE_ENTRY_BYTES;
+            queue.push([cost[0] + bound[0], cost[1] + bound[1]], cost[0], target);
         }
-        for &b in &words[..k] {
+        for &b in &boxes {
             occupied[b as usize] = false;
         }
-    }
-    Outcome::Unsolvable
+    };
+    stats.states = table.info.len() as u64;
+    stats.layouts = table.layouts.len() as u64;
+    outcome
 }
 
 /// The moves from the start to `state`, read back through the parents, each walk a
 /// shortest one with the boxes as walls.
 fn read_solution(level: &Level, table: &Table, state: u32, walker: &mut Walker) -> Solution {
     let grid = level.grid();
-    let k = table.stride - 1;
     let mut chain = vec![state];
     let mut at = state;
     while table.info[at as usize].parent != ROOT {
@@ -1100,9 +1303,10 @@ fn read_solution(level: &Level, table: &Table, state: u32, walker: &mut Walker) 
     let mut pushes = 0u32;
     let mut count = 0u32;
     for pair in chain.windows(2) {
-        let (before, after) = (table.words(pair[0]), table.words(pair[1]));
-        let from = before[..k].iter().find(|b| !after[..k].contains(b));
-        let to = after[..k].iter().find(|b| !before[..k].contains(b));
+        let (before, after) = (table.info[pair[0] as usize], table.info[pair[1] as usize]);
+        let (before_boxes, after_boxes) = (table.layout(before.layout), table.layout(after.layout));
+        let from = before_boxes.iter().find(|b| !after_boxes.contains(b));
+        let to = after_boxes.iter().find(|b| !before_boxes.contains(b));
         let (Some(&from), Some(&to)) = (from, to) else {
             continue;
         };
@@ -1113,11 +1317,11 @@ fn read_solution(level: &Level, table: &Table, state: u32, walker: &mut Walker) 
         else {
             continue;
         };
-        for &b in &before[..k] {
+        for &b in before_boxes {
             occupied[b as usize] = true;
         }
-        walker.run(grid, &occupied, CellId::new(before[k] as usize));
-        for &b in &before[..k] {
+        walker.run(grid, &occupied, CellId::new(before.player as usize));
+        for &b in before_boxes {
             occupied[b as usize] = false;
         }
         if let Some(behind) = grid.neighbour(from, dir.opposite()) {

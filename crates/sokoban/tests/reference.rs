@@ -12,7 +12,9 @@ use std::collections::{BinaryHeap, HashMap};
 
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Dir};
-use sokoban::{Collection, Level, Metric, Outcome, SolveOptions, generate, solve, verify};
+use sokoban::groups::GroupDeadlocks;
+use sokoban::search::{Stats, solve_counting};
+use sokoban::{Collection, Level, Metric, Outcome, SolveOptions, generate, verify};
 
 /// Fewest (pushes, moves) for the metric's order of keys, or `None` when unsolvable.
 fn reference(level: &Level, metric: Metric) -> Option<(u32, u32)> {
@@ -75,7 +77,13 @@ fn reference(level: &Level, metric: Metric) -> Option<(u32, u32)> {
 
 /// The solver's (pushes, moves), its solution replayed.
 fn fast(level: &Level, metric: Metric) -> Option<(u32, u32)> {
-    match solve(level, &SolveOptions::new(metric)) {
+    fast_counting(level, metric).0
+}
+
+/// [`fast`], and what the search did.
+fn fast_counting(level: &Level, metric: Metric) -> (Option<(u32, u32)>, Stats) {
+    let (outcome, stats) = solve_counting(level, &SolveOptions::new(metric));
+    let answer = match outcome {
         Outcome::Solved(s) => {
             let counts = verify(level, &s.lurd)
                 .unwrap_or_else(|e| panic!("{}: {e}: {}", level.title(), s.lurd));
@@ -84,7 +92,8 @@ fn fast(level: &Level, metric: Metric) -> Option<(u32, u32)> {
         }
         Outcome::Unsolvable => None,
         Outcome::Unknown(limit) => panic!("{}: stopped by {limit}", level.title()),
-    }
+    };
+    (answer, stats)
 }
 
 fn levels(text: &str) -> Vec<Level> {
@@ -97,33 +106,56 @@ fn levels(text: &str) -> Vec<Level> {
 }
 
 /// Asserts that the solver's answer for `level` by `metric` equals the reference's;
-/// whether the level is solvable.
-fn fast_equals_reference(level: &Level, metric: Metric) -> bool {
+/// whether the level is solvable, and what the search did.
+fn fast_equals_reference(level: &Level, metric: Metric) -> (bool, Stats) {
     let want = reference(level, metric);
+    let (got, stats) = fast_counting(level, metric);
     assert_eq!(
-        fast(level, metric),
+        got,
         want,
         "{} {metric:?}\n{}",
         level.title(),
         level.draw(level.boxes(), level.player())
     );
-    want.is_some()
+    (want.is_some(), stats)
+}
+
+/// The prunings that fired, summed over searches.
+#[derive(Debug, Default)]
+struct Fired {
+    dominated: u64,
+    pair_deadlocks: u64,
+    triple_deadlocks: u64,
+}
+
+impl Fired {
+    fn add(&mut self, stats: Stats) {
+        self.dominated += stats.dominated;
+        self.pair_deadlocks += stats.pair_deadlocks;
+        self.triple_deadlocks += stats.triple_deadlocks;
+    }
 }
 
 #[test]
 fn equals_the_exhaustive_reference_on_random_levels() {
     let mut solved = [0usize; 5];
     let mut total = [0usize; 5];
+    let mut fired = Fired::default();
     for (seed, count, max_boxes, max_side) in [(1, 2000, 2, 6), (2, 1500, 3, 5), (3, 1000, 4, 5)] {
         for level in levels(&generate::collection(seed, count, max_boxes, max_side)) {
             for metric in [Metric::Pushes, Metric::Moves] {
-                let is_solved = fast_equals_reference(&level, metric);
+                let (is_solved, stats) = fast_equals_reference(&level, metric);
                 total[level.boxes().len()] += 1;
                 solved[level.boxes().len()] += usize::from(is_solved);
+                fired.add(stats);
             }
         }
     }
-    println!("levels per box count (0: out of reach): solved {solved:?} of {total:?}");
+    println!("levels per box count (0: out of reach): solved {solved:?} of {total:?}, {fired:?}");
+    // The prunings must have been put to the test.
+    assert!(fired.pair_deadlocks > 300, "{fired:?}");
+    assert!(fired.dominated > 300, "{fired:?}");
+    assert!(fired.triple_deadlocks > 50, "{fired:?}");
     // The sample must hold solvable and unsolvable levels of every size.
     for boxes in 1..=4 {
         assert!(
@@ -143,18 +175,73 @@ fn equals_the_exhaustive_reference_on_random_levels() {
 #[test]
 fn many_boxes_equal_the_exhaustive_reference() {
     let (mut solved, mut total) = (0, 0);
+    let mut fired = Fired::default();
     for level in levels(&generate::collection(4, 1000, 6, 5)) {
         if level.boxes().len() < 5 {
             continue;
         }
         for metric in [Metric::Pushes, Metric::Moves] {
-            let is_solved = fast_equals_reference(&level, metric);
+            let (is_solved, stats) = fast_equals_reference(&level, metric);
             total += 1;
             solved += usize::from(is_solved);
+            fired.add(stats);
         }
     }
-    println!("{solved} of {total} solved");
+    println!("{solved} of {total} solved, {fired:?}");
     assert!(solved > 40 && total - solved > 40, "{solved} of {total}");
+    assert!(
+        fired.pair_deadlocks > 50 && fired.dominated > 10,
+        "{fired:?}"
+    );
+    assert!(fired.triple_deadlocks > 20, "{fired:?}");
+}
+
+/// The two- and three-box tables against the reference: on small random levels with two
+/// or three boxes, the table calls a placement of the boxes and the player dead exactly
+/// when the exhaustive search finds no solution from it.
+#[test]
+fn group_deadlocks_equal_the_exhaustive_reference() {
+    let mut rng = SplitMix64::new(12);
+    for (m, seed) in [(2, 5), (3, 6)] {
+        let (mut dead, mut alive) = (0, 0);
+        for level in levels(&generate::collection(seed, 600, m, 6)) {
+            let n = level.grid().cell_count();
+            if level.boxes().len() != m || level.stranded() || n < m + 2 {
+                continue;
+            }
+            for _ in 0..10 {
+                let mut squares: Vec<usize> = Vec::new();
+                while squares.len() < m + 1 {
+                    let c = rng.below(n);
+                    if !squares.contains(&c) {
+                        squares.push(c);
+                    }
+                }
+                let mut boxes: Vec<CellId> = squares[..m].iter().map(|&c| CellId::new(c)).collect();
+                boxes.sort_unstable();
+                let drawn = level.draw(&boxes, CellId::new(squares[m]));
+                let placed = Level::from_xsb(&drawn).unwrap_or_else(|e| panic!("{e}\n{drawn}"));
+                let b: Vec<usize> = placed.boxes().iter().map(|c| c.index()).collect();
+                let p = placed.player().index();
+                let is_dead = if m == 2 {
+                    GroupDeadlocks::new(&placed).dead(b[0], b[1], p)
+                } else {
+                    GroupDeadlocks::triples(&placed).dead3(b[0], b[1], b[2], p)
+                };
+                assert_eq!(
+                    is_dead,
+                    reference(&placed, Metric::Pushes).is_none(),
+                    "{m} boxes\n{drawn}"
+                );
+                dead += usize::from(is_dead);
+                alive += usize::from(!is_dead);
+            }
+        }
+        assert!(
+            dead > 100 && alive > 100,
+            "{m} boxes: {dead} dead, {alive} alive"
+        );
+    }
 }
 
 /// A `sokoban-path` maze (`S B T . #` rows after an `R C` header) as XSB, walled around.

@@ -1,0 +1,53 @@
+//! What the search does on each level of an XSB collection: the answer, the CPU time and
+//! the search's counts ([`sokoban::search::Stats`]), one line per level, for measuring a
+//! change to the search.
+//!
+//! ```sh
+//! cargo run --release -p sokoban --example stats -- pushes 139 < Microban_155.xsb
+//! ```
+//!
+//! Arguments: the metric (`pushes` or `moves`, default `pushes`), then the levels (`N` or
+//! `A-B`, default all), then a time limit per level in seconds (default none).
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use sokoban::search::solve_counting;
+use sokoban::{Collection, Level, Metric, SolveOptions};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let metric = match args.first().map(String::as_str) {
+        Some("moves") => Metric::Moves,
+        _ => Metric::Pushes,
+    };
+    let (first, last) = match args.get(1) {
+        Some(range) => {
+            let (a, b) = range.split_once('-').unwrap_or((range, range));
+            (a.parse()?, b.parse()?)
+        }
+        None => (1, usize::MAX),
+    };
+    let mut options = SolveOptions::new(metric);
+    options.memory_mib = 4096;
+    if let Some(seconds) = args.get(2) {
+        options.time_limit = Some(Duration::from_secs_f64(seconds.parse()?));
+    }
+    let mut collection = Collection::new(io::stdin().lock(), 1 << 16);
+    while let Some(text) = collection.next_level()? {
+        if text.number < first || text.number > last {
+            continue;
+        }
+        let level = Level::from_text(&text)?;
+        let started = Instant::now();
+        let (outcome, stats) = solve_counting(&level, &options);
+        let answer = outcome.to_string();
+        let counts: String = answer.split(' ').take(2).collect::<Vec<_>>().join(" ");
+        println!(
+            "{}\t{counts}\t{:.2} s\t{stats:?}",
+            text.number,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
