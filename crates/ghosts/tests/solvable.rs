@@ -1,0 +1,245 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! The -1 test (`mapf::solvable`) against an exhaustive search over placements on
+//! thousands of tiny maps (fixed seeds): never wrong in either direction anywhere, and
+//! decided on every map whose components are trees, paths, cycles or full of agents.
+
+use std::collections::{HashSet, VecDeque};
+
+use ghosts::mapf::{Instance, solvable};
+use grid_core::rng::SplitMix64;
+use grid_core::{CellId, Grid};
+use test_support::random_grid;
+
+/// Whether `goals` can be reached from `starts` at all: breadth-first over placements,
+/// every combination of moves kept when no two agents share a cell or swap (the rules
+/// themselves). A placement is a number: 5 bits per agent (cells < 32).
+fn reachable(grid: &Grid, starts: &[CellId], goals: &[CellId]) -> bool {
+    let pack = |p: &[CellId]| p.iter().fold(0u64, |key, c| key << 5 | c.index() as u64);
+    let options: Vec<Vec<CellId>> = (0..grid.cell_count())
+        .map(|i| {
+            let here = CellId::new(i);
+            std::iter::once(here)
+                .chain(grid.neighbours(here).map(|(_, n)| n))
+                .collect()
+        })
+        .collect();
+    let goal = pack(goals);
+    let mut seen = HashSet::from([pack(starts)]);
+    let mut queue = VecDeque::from([starts.to_vec()]);
+    let mut next = Vec::new();
+    while let Some(placement) = queue.pop_front() {
+        if pack(&placement) == goal {
+            return true;
+        }
+        next.clear();
+        let mut after = placement.clone();
+        moves(&options, &placement, &mut after, 0, &mut next);
+        for p in next.drain(..) {
+            if seen.insert(pack(&p)) {
+                queue.push_back(p);
+            }
+        }
+    }
+    false
+}
+
+/// Every legal next placement: agent `i` onward choose a cell each.
+fn moves(
+    options: &[Vec<CellId>],
+    placement: &[CellId],
+    after: &mut Vec<CellId>,
+    i: usize,
+    out: &mut Vec<Vec<CellId>>,
+) {
+    if i == placement.len() {
+        out.push(after.clone());
+        return;
+    }
+    let here = placement[i];
+    for &cell in &options[here.index()] {
+        let legal = (0..i).all(|j| after[j] != cell && !(after[j] == here && placement[j] == cell));
+        if legal {
+            after[i] = cell;
+            moves(options, placement, after, i + 1, out);
+        }
+    }
+}
+
+/// What the map's components are: whether any is a tree with a branching cell, and
+/// whether any has a cycle besides being one and has a free cell (where the test may
+/// say it cannot tell).
+fn shapes(grid: &Grid, agents: &[CellId]) -> (bool, bool) {
+    let n = grid.cell_count();
+    let mut component = vec![usize::MAX; n];
+    let (mut tree, mut undecided) = (false, false);
+    for first in 0..n {
+        if component[first] != usize::MAX {
+            continue;
+        }
+        let mut members = vec![first];
+        component[first] = first;
+        let mut head = 0;
+        while head < members.len() {
+            let v = members[head];
+            head += 1;
+            for (_, w) in grid.neighbours(CellId::new(v)) {
+                if component[w.index()] == usize::MAX {
+                    component[w.index()] = first;
+                    members.push(w.index());
+                }
+            }
+        }
+        let degree = |v: usize| grid.neighbours(CellId::new(v)).count();
+        let edges = members.iter().map(|&v| degree(v)).sum::<usize>() / 2;
+        let branching = members.iter().any(|&v| degree(v) > 2);
+        let inside = agents
+            .iter()
+            .filter(|c| component[c.index()] == first)
+            .count();
+        if edges + 1 == members.len() && branching && inside >= 2 {
+            tree = true;
+        }
+        if edges >= members.len() && branching && inside >= 2 && inside < members.len() {
+            undecided = true;
+        }
+    }
+    (tree, undecided)
+}
+
+/// Distinct random cells.
+fn draw_cells(rng: &mut SplitMix64, grid: &Grid, k: usize) -> Vec<CellId> {
+    let mut cells: Vec<CellId> = grid.cells().collect();
+    rng.shuffle(&mut cells);
+    cells.truncate(k);
+    cells
+}
+
+#[test]
+fn the_test_agrees_with_exhaustive_search_on_thousands_of_tiny_maps() {
+    let mut rng = SplitMix64::new(2014);
+    let (mut compared, mut never, mut solvable_said, mut trees, mut full) = (0, 0, 0, 0, 0);
+    while compared < 2500 {
+        let (width, height) = (rng.between(1, 5), rng.between(1, 4));
+        let wall_percent = [0, 20, 35, 50][rng.below(4)];
+        let grid = random_grid(&mut rng, height, width, wall_percent);
+        let n = grid.cell_count();
+        if n < 2 {
+            continue;
+        }
+        // Half the instances fill a component or come close (few free cells).
+        let k = if rng.percent(50) {
+            rng.between(2, n.min(6))
+        } else {
+            n.clamp(2, 6)
+        };
+        let placements = (0..k).fold(1u64, |p, i| p * (n - i) as u64);
+        if placements > 30_000 {
+            continue;
+        }
+        let starts = draw_cells(&mut rng, &grid, k);
+        let goals = draw_cells(&mut rng, &grid, k);
+        let instance = Instance::new(&grid, &starts, &goals);
+        let verdict = solvable::check(&instance);
+        let expected = reachable(&grid, &starts, &goals);
+        let (tree, undecided) = shapes(&grid, &starts);
+        match verdict {
+            solvable::Verdict::Never => {
+                assert!(!expected, "said never: {starts:?} -> {goals:?}\n{grid:?}");
+                never += 1;
+            }
+            solvable::Verdict::Solvable => {
+                assert!(expected, "said solvable: {starts:?} -> {goals:?}\n{grid:?}");
+                solvable_said += 1;
+            }
+            solvable::Verdict::Unknown => {
+                assert!(undecided, "undecided: {starts:?} -> {goals:?}\n{grid:?}");
+            }
+        }
+        if tree && !undecided {
+            trees += 1;
+        }
+        if k == n {
+            full += 1;
+        }
+        compared += 1;
+    }
+    assert!(never > 400, "said -1 {never} times");
+    assert!(solvable_said > 400, "said solvable {solvable_said} times");
+    assert!(trees > 60, "only {trees} instances on branching trees");
+    assert!(full > 100, "only {full} full instances");
+}
+
+/// Trees with branching cells and more free cells than the random maps give: corridors
+/// carved as a random spanning tree of a small grid, agents and free cells in every
+/// proportion.
+#[test]
+fn the_test_decides_every_tree_as_exhaustive_search_does() {
+    let mut rng = SplitMix64::new(1999);
+    let (mut compared, mut never) = (0, 0);
+    while compared < 800 {
+        let (width, height) = (rng.between(2, 4), rng.between(2, 4));
+        let grid = random_tree(&mut rng, height, width);
+        let n = grid.cell_count();
+        let k = rng.between(2, (n - 1).min(5));
+        let placements = (0..k).fold(1u64, |p, i| p * (n - i) as u64);
+        if placements > 40_000 {
+            continue;
+        }
+        let starts = draw_cells(&mut rng, &grid, k);
+        let goals = draw_cells(&mut rng, &grid, k);
+        let instance = Instance::new(&grid, &starts, &goals);
+        let expected = reachable(&grid, &starts, &goals);
+        let verdict = solvable::check(&instance);
+        let want = if expected {
+            solvable::Verdict::Solvable
+        } else {
+            solvable::Verdict::Never
+        };
+        assert_eq!(verdict, want, "{starts:?} -> {goals:?}\n{grid:?}");
+        never += usize::from(!expected);
+        compared += 1;
+    }
+    assert!(never > 100 && never < 700, "unsolvable: {never}");
+}
+
+/// A grid whose open cells are every other square of a `height` x `width` lattice of
+/// rooms joined along a random spanning tree (so the cells form a tree with branches).
+fn random_tree(rng: &mut SplitMix64, height: usize, width: usize) -> Grid {
+    let (rows, cols) = (2 * height - 1, 2 * width - 1);
+    let mut open = vec![false; rows * cols];
+    let mut joined = vec![false; height * width];
+    let start = rng.below(height * width);
+    joined[start] = true;
+    open[(start / width) * 2 * cols + (start % width) * 2] = true;
+    let mut frontier = vec![start];
+    while !frontier.is_empty() {
+        let i = rng.below(frontier.len());
+        let room = frontier[i];
+        let (r, c) = (room / width, room % width);
+        let mut next = Vec::new();
+        if r > 0 {
+            next.push(room - width);
+        }
+        if r + 1 < height {
+            next.push(room + width);
+        }
+        if c > 0 {
+            next.push(room - 1);
+        }
+        if c + 1 < width {
+            next.push(room + 1);
+        }
+        next.retain(|&m| !joined[m]);
+        if next.is_empty() {
+            frontier.swap_remove(i);
+            continue;
+        }
+        let m = next[rng.below(next.len())];
+        joined[m] = true;
+        frontier.push(m);
+        let (mr, mc) = (m / width, m % width);
+        open[mr * 2 * cols + mc * 2] = true;
+        open[(r + mr) * cols + (c + mc)] = true;
+    }
+    Grid::new(rows, cols, |r, c| open[r * cols + c])
+}
