@@ -69,6 +69,10 @@ pub struct MapfArgs {
     /// mapf rows: the scenarios, comma separated (default random-1,even-1).
     #[arg(long, value_delimiter = ',')]
     scenarios: Vec<String>,
+    /// mapf rows: the `--memory-mib` of every run (default 4096; the program's own default
+    /// is 1024). A run past it answers with the over-budget error, shown as `budget`.
+    #[arg(long, default_value_t = 4096)]
+    mapf_memory_mib: u64,
 }
 
 /// Where the benchmark is looked for: `$MAPF_BENCHMARK`, by default `../shared/mapf` beside
@@ -106,6 +110,15 @@ fn read_outcome(stdout: &str, stderr: &str) -> Outcome {
         answer,
         settled_by,
     }
+}
+
+/// The over-budget error of a run's standard error (`error: FILE: line L, column C:
+/// solving this case needs more than the memory budget of ...`), from `solving` on.
+fn over_budget(stderr: &str) -> Option<String> {
+    stderr.lines().find_map(|line| {
+        let start = line.find("solving this case needs more than the memory budget")?;
+        Some(line[start..].to_owned())
+    })
 }
 
 /// Agent lines of a scenario file (all lines after `version 1` that are not blank).
@@ -150,6 +163,7 @@ pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
         args.scenarios.clone()
     };
     let limit = args.mapf_limit;
+    let memory_mib = args.mapf_memory_mib;
     let mut build = cargo();
     build.args(["build", "--release", "--quiet", "-p", "ghosts"]);
     run_command(build)?;
@@ -186,9 +200,11 @@ pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
                     work.join(format!("{stem}.err")),
                 );
                 // The CPU limit is the shell's `ulimit -t` (SIGXCPU ends the run, leaving no
-                // answer); the trace goes to a file for the bound and the method.
+                // answer); the trace goes to a file for the bound and the method. Status 1
+                // (an error: over the memory budget) still counts as measured, so that its
+                // seconds are shown; the trace tells what it was.
                 let script = format!(
-                    "ulimit -t {}; exec \"$0\" \"$@\" 2>'{}'",
+                    "ulimit -t {}; \"$0\" \"$@\" 2>'{}'; s=$?; [ $s -eq 1 ] && exit 0; exit $s",
                     limit.ceil() as u64 + 1,
                     err.display()
                 );
@@ -203,7 +219,7 @@ pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
                     "--agents".to_owned(),
                     k.to_string(),
                     "--memory-mib".to_owned(),
-                    "4096".to_owned(),
+                    memory_mib.to_string(),
                     "--verbose".to_owned(),
                 ];
                 let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -215,13 +231,17 @@ pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
                         peak_kib: 0,
                         cpu_seconds: limit.ceil() + 1.0,
                     });
-                let outcome = read_outcome(
-                    &fs::read_to_string(&out).unwrap_or_default(),
-                    &fs::read_to_string(&err).unwrap_or_default(),
-                );
+                let trace = fs::read_to_string(&err).unwrap_or_default();
+                let mut outcome =
+                    read_outcome(&fs::read_to_string(&out).unwrap_or_default(), &trace);
+                let over_budget = over_budget(&trace);
                 let in_time = m.cpu_seconds <= limit && outcome.answer.is_some();
-                let answer = match (&outcome.answer, in_time) {
-                    (Some(a), true) => a.clone(),
+                let answer = match (&outcome.answer, in_time, &over_budget) {
+                    (Some(a), true, _) => a.clone(),
+                    (_, _, Some(why)) => {
+                        outcome.settled_by = why.clone();
+                        "budget".to_owned()
+                    }
                     _ => "open".to_owned(),
                 };
                 if in_time {
@@ -270,7 +290,7 @@ pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
     fs::write(work.join("mapf.tsv"), report).map_err(|e| e.to_string())?;
     println!(
         "mapf: {answered} of {asked} answered within {limit} CPU s each (one process each, \
-         --memory-mib 4096); open: {open:?}; table in target/bench/mapf.tsv, traces in \
+         --memory-mib {memory_mib}); open (or over budget): {open:?}; table in target/bench/mapf.tsv, traces in \
          target/bench/mapf-*.err"
     );
     if !wrong.is_empty() {
@@ -293,5 +313,20 @@ mod tests {
         assert_eq!(outcome.lower_bound, Some(97));
         assert_eq!(outcome.answer.as_deref(), Some("98"));
         assert_eq!(outcome.settled_by, "sat at T = 98");
+    }
+
+    #[test]
+    fn the_over_budget_error_is_told_apart() {
+        let stderr = "ghosts: lower bound 97\nerror: x.scen: line 1, column 1: solving this \
+                      case needs more than the memory budget of 8 MiB (11 MiB for the \
+                      distances of 500 agents); raise it with --memory-mib\n";
+        assert_eq!(
+            over_budget(stderr).as_deref(),
+            Some(
+                "solving this case needs more than the memory budget of 8 MiB (11 MiB for the \
+                 distances of 500 agents); raise it with --memory-mib"
+            )
+        );
+        assert_eq!(over_budget("error: line 3, column 1: bad row\n"), None);
     }
 }

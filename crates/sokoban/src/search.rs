@@ -925,7 +925,7 @@ fn search(level: &Level, options: &SolveOptions, stats: &mut Stats) -> Outcome {
     // pushes; the squares of the states with fewer pushes.
     let mut layout_members: Vec<Member> = Vec::new();
     let mut members: Vec<(u32, Role)> = Vec::new();
-    let mut later: Vec<u32> = Vec::new();
+    let mut later: Vec<Member> = Vec::new();
     let mut targets: Vec<CellId> = Vec::new();
     // The pushes of one expansion that pass the deadlock tests, their boxes apart.
     let mut pending: Vec<Pending> = Vec::new();
@@ -1035,34 +1035,38 @@ fn search(level: &Level, options: &SolveOptions, stats: &mut Stats) -> Outcome {
         pending.clear();
         pending_boxes.clear();
         table.members(info.layout, &mut layout_members);
+        // The members' pushes are read on the layout's line; only those with as many
+        // pushes as this state need their `Info`.
         for m in &layout_members {
             if m.pushes == HOPELESS_MEMBER {
                 continue;
             }
-            let them = &mut table.info[m.state as usize];
-            let role = if them.cost[pushes_key] == pushes {
-                Some(if them.closed { Role::Done } else { Role::Now })
-            } else if !fewer_dominate {
-                None
-            } else if them.cost[pushes_key] < pushes {
-                Some(Role::Fewer)
+            let their = if m.pushes < PUSHES_CAP {
+                u32::from(m.pushes)
             } else {
-                if !them.closed {
-                    later.push(m.state);
-                }
-                None
+                table.info[m.state as usize].cost[pushes_key]
             };
-            if let Some(role) = role {
-                if role == Role::Now {
-                    them.closed = true;
-                }
-                sources.push(Source {
-                    square: CellId::new(m.player as usize),
-                    moves: them.cost[moves_key],
-                    tag: members.len() as u32,
-                });
-                members.push((m.state, role));
-            }
+            let (role, moves) = if their == pushes {
+                let them = &mut table.info[m.state as usize];
+                let role = if them.closed { Role::Done } else { Role::Now };
+                them.closed = true;
+                (role, them.cost[moves_key])
+            } else if !fewer_dominate {
+                continue;
+            } else if their < pushes {
+                // Its region is blocked whatever its moves: the walk in that region
+                // answers no push, and the regions do not meet.
+                (Role::Fewer, 0)
+            } else {
+                later.push(*m);
+                continue;
+            };
+            sources.push(Source {
+                square: CellId::new(m.player as usize),
+                moves,
+                tag: members.len() as u32,
+            });
+            members.push((m.state, role));
         }
         sources.sort_unstable_by_key(|s| s.moves);
         for &b in &boxes {
@@ -1079,10 +1083,9 @@ fn search(level: &Level, options: &SolveOptions, stats: &mut Stats) -> Outcome {
 
         // Open states with more pushes where this walk went: each is dominated (fewer
         // pushes, then a walk that costs no push, reach its square), closed unexpanded.
-        for &t in &later {
-            let square = CellId::new(table.info[t as usize].player as usize);
-            if walker.distance(square).is_some() {
-                table.info[t as usize].closed = true;
+        for t in &later {
+            if walker.distance(CellId::new(t.player as usize)).is_some() {
+                table.info[t.state as usize].closed = true;
             }
         }
         for i in 0..k {
