@@ -160,7 +160,10 @@ fn the_test_agrees_with_exhaustive_search_on_thousands_of_tiny_maps() {
     assert!(solvable_said > 400, "said solvable {solvable_said} times");
     assert!(trees > 60, "only {trees} instances on branching trees");
     assert!(full > 100, "only {full} full instances");
-    assert!(with_rooms > 500, "only {with_rooms} instances with rooms and branches");
+    assert!(
+        with_rooms > 500,
+        "only {with_rooms} instances with rooms and branches"
+    );
 }
 
 /// Trees with branching cells and more free cells than the random maps give: corridors

@@ -60,7 +60,7 @@ const NONE: u32 = u32::MAX;
 
 /// The most steps the classes may take (pairs of agents around a region of free cells,
 /// times the region's cells): beyond, the test does not decide.
-const PAIR_WORK: usize = 1 << 28;
+pub const PAIR_WORK: usize = 1 << 28;
 
 /// The test of the module documentation.
 ///
@@ -589,10 +589,10 @@ impl<'a> Layout<'a> {
                 return true;
             }
         }
-        component
-            .adjacent(x)
-            .filter(|&z| z != toward)
-            .any(|z| self.need_down(x, z).is_some_and(|need| self.side_free(x, z) >= need))
+        component.adjacent(x).filter(|&z| z != toward).any(|z| {
+            self.need_down(x, z)
+                .is_some_and(|need| self.side_free(x, z) >= need)
+        })
     }
 
     /// Whether two neighbouring agents trade places, given a way `path` between them
@@ -614,8 +614,13 @@ impl<'a> Layout<'a> {
                 if p == self.part[a] || p == self.part[b] {
                     return true;
                 }
-                let enter = (1..=i).rev().find(|&j| self.part[path[j - 1]] != p).unwrap_or(1);
-                let exit = (i..last).find(|&j| self.part[path[j + 1]] != p).unwrap_or(last - 1);
+                let enter = (1..=i)
+                    .rev()
+                    .find(|&j| self.part[path[j - 1]] != p)
+                    .unwrap_or(1);
+                let exit = (i..last)
+                    .find(|&j| self.part[path[j + 1]] != p)
+                    .unwrap_or(last - 1);
                 let behind_a = self.side_free(path[enter], path[enter - 1]);
                 let behind_b = self.side_free(path[exit], path[exit + 1]);
                 return self.free.saturating_sub(behind_a + behind_b) >= 2;
@@ -683,7 +688,8 @@ impl<'a> Layout<'a> {
             }
             around.sort_unstable();
             around.dedup();
-            work = work.saturating_add((around.len() * around.len()).saturating_mul(members.len() + 1));
+            work = work
+                .saturating_add((around.len() * around.len()).saturating_mul(members.len() + 1));
             if work > PAIR_WORK {
                 return None;
             }
@@ -705,7 +711,9 @@ impl<'a> Layout<'a> {
                     }
                     for w in self.component.adjacent(v) {
                         let open = !taken(w) && region[w] == first;
-                        if from[w] == usize::MAX && (open || (taken(w) && around.binary_search(&w).is_ok())) {
+                        if from[w] == usize::MAX
+                            && (open || (taken(w) && around.binary_search(&w).is_ok()))
+                        {
                             from[w] = v;
                             queue.push_back(w);
                         }
