@@ -58,9 +58,9 @@ pub enum Verdict {
 /// No agent, no cell.
 const NONE: u32 = u32::MAX;
 
-/// The most steps the classes may take (pairs of agents around a region of free cells,
-/// times the region's cells): beyond, the test does not decide.
-pub const PAIR_WORK: usize = 1 << 28;
+/// The most steps the classes may take (a walk through a region of free cells from each
+/// agent around it, and the way to each other agent): beyond, the test does not decide.
+pub const PAIR_WORK: usize = 1 << 26;
 
 /// The test of the module documentation.
 ///
@@ -480,6 +480,8 @@ struct Layout<'a> {
     /// Free cells in each part and the parts below it.
     free_below: Vec<usize>,
     free: usize,
+    /// [`Self::need_down`] of the (agent, neighbour) pairs asked so far.
+    needs: std::cell::RefCell<std::collections::HashMap<(usize, usize), Option<usize>>>,
 }
 
 impl<'a> Layout<'a> {
@@ -529,6 +531,7 @@ impl<'a> Layout<'a> {
             above,
             free_below,
             free,
+            needs: Default::default(),
         }
     }
 
@@ -550,6 +553,16 @@ impl<'a> Layout<'a> {
     /// (across a bridge), to trade at the nearest place there: `d + 1` for a room `d`
     /// cells away, `d + 2` for a branching cell; `None` for a dead end.
     fn need_down(&self, x: usize, z: usize) -> Option<usize> {
+        if let Some(&need) = self.needs.borrow().get(&(x, z)) {
+            return need;
+        }
+        let need = self.walk_down(x, z);
+        self.needs.borrow_mut().insert((x, z), need);
+        need
+    }
+
+    /// [`Self::need_down`], walked.
+    fn walk_down(&self, x: usize, z: usize) -> Option<usize> {
         let (mut previous, mut v, mut d) = (x, z, 1);
         loop {
             if self.in_room(v) {
@@ -688,14 +701,19 @@ impl<'a> Layout<'a> {
             }
             around.sort_unstable();
             around.dedup();
-            work = work
-                .saturating_add((around.len() * around.len()).saturating_mul(members.len() + 1));
-            if work > PAIR_WORK {
-                return None;
-            }
             for i in 0..around.len() {
                 // One way from `around[i]` to every other, through the region.
                 let x = around[i];
+                if around[i + 1..]
+                    .iter()
+                    .all(|&y| class.find(x) == class.find(y))
+                {
+                    continue;
+                }
+                work = work.saturating_add(members.len() + around.len());
+                if work > PAIR_WORK {
+                    return None;
+                }
                 for &m in &members {
                     from[m] = usize::MAX;
                 }
@@ -728,6 +746,10 @@ impl<'a> Layout<'a> {
                     while v != x {
                         v = from[v];
                         path.push(v);
+                    }
+                    work = work.saturating_add(path.len());
+                    if work > PAIR_WORK {
+                        return None;
                     }
                     if self.trades(&path) {
                         class.join(x, y);
