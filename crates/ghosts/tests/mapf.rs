@@ -384,8 +384,8 @@ fn a_small_core_with_no_plan_at_all_answers_minus_one_as_plain_bfs() {
         compared += 1;
     }
     // With this seed: 800 of 800 settled by the core (239, 265, 137, 104 and 55 with 2 to
-    // 6 agents; the up-front test tells 726 of them at once, so without the bypass the
-    // core would settle only 74).
+    // 6 agents; the up-front test tells every one of them at once, so without the bypass
+    // the core would settle none).
     assert!(
         by_core > UNSOLVABLE * 3 / 4,
         "of {UNSOLVABLE} unsolvable instances, {by_core} were settled by a core with no \

@@ -1,7 +1,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The -1 test (`mapf::solvable`) against an exhaustive search over placements on
-//! thousands of tiny maps (fixed seeds): never wrong in either direction anywhere, and
-//! decided on every map whose components are trees, paths, cycles or full of agents.
+//! thousands of tiny maps (fixed seeds): it decides every one, and as the search does.
 
 use std::collections::{HashSet, VecDeque};
 
@@ -65,13 +64,12 @@ fn moves(
     }
 }
 
-/// What the map's components are: whether any is a tree with a branching cell, and
-/// whether any has a cycle besides being one and has a free cell (where the test may
-/// say it cannot tell).
+/// What the map's components are: whether any with two agents or more is a tree with a
+/// branching cell, and whether any has rooms (cycles), branches and a free cell.
 fn shapes(grid: &Grid, agents: &[CellId]) -> (bool, bool) {
     let n = grid.cell_count();
     let mut component = vec![usize::MAX; n];
-    let (mut tree, mut undecided) = (false, false);
+    let (mut tree, mut rooms) = (false, false);
     for first in 0..n {
         if component[first] != usize::MAX {
             continue;
@@ -100,10 +98,10 @@ fn shapes(grid: &Grid, agents: &[CellId]) -> (bool, bool) {
             tree = true;
         }
         if edges >= members.len() && branching && inside >= 2 && inside < members.len() {
-            undecided = true;
+            rooms = true;
         }
     }
-    (tree, undecided)
+    (tree, rooms)
 }
 
 /// Distinct random cells.
@@ -118,6 +116,7 @@ fn draw_cells(rng: &mut SplitMix64, grid: &Grid, k: usize) -> Vec<CellId> {
 fn the_test_agrees_with_exhaustive_search_on_thousands_of_tiny_maps() {
     let mut rng = SplitMix64::new(2014);
     let (mut compared, mut never, mut solvable_said, mut trees, mut full) = (0, 0, 0, 0, 0);
+    let mut with_rooms = 0;
     while compared < 2500 {
         let (width, height) = (rng.between(1, 5), rng.between(1, 4));
         let wall_percent = [0, 20, 35, 50][rng.below(4)];
@@ -141,23 +140,17 @@ fn the_test_agrees_with_exhaustive_search_on_thousands_of_tiny_maps() {
         let instance = Instance::new(&grid, &starts, &goals);
         let verdict = solvable::check(&instance);
         let expected = reachable(&grid, &starts, &goals);
-        let (tree, undecided) = shapes(&grid, &starts);
-        match verdict {
-            solvable::Verdict::Never => {
-                assert!(!expected, "said never: {starts:?} -> {goals:?}\n{grid:?}");
-                never += 1;
-            }
-            solvable::Verdict::Solvable => {
-                assert!(expected, "said solvable: {starts:?} -> {goals:?}\n{grid:?}");
-                solvable_said += 1;
-            }
-            solvable::Verdict::Unknown => {
-                assert!(undecided, "undecided: {starts:?} -> {goals:?}\n{grid:?}");
-            }
-        }
-        if tree && !undecided {
-            trees += 1;
-        }
+        let (tree, rooms) = shapes(&grid, &starts);
+        let want = if expected {
+            solvable::Verdict::Solvable
+        } else {
+            solvable::Verdict::Never
+        };
+        assert_eq!(verdict, want, "{starts:?} -> {goals:?}\n{grid:?}");
+        never += usize::from(!expected);
+        solvable_said += usize::from(expected);
+        trees += usize::from(tree);
+        with_rooms += usize::from(rooms);
         if k == n {
             full += 1;
         }
@@ -167,6 +160,10 @@ fn the_test_agrees_with_exhaustive_search_on_thousands_of_tiny_maps() {
     assert!(solvable_said > 400, "said solvable {solvable_said} times");
     assert!(trees > 60, "only {trees} instances on branching trees");
     assert!(full > 100, "only {full} full instances");
+    assert!(
+        with_rooms > 500,
+        "only {with_rooms} instances with rooms and branches"
+    );
 }
 
 /// Trees with branching cells and more free cells than the random maps give: corridors
@@ -200,6 +197,52 @@ fn the_test_decides_every_tree_as_exhaustive_search_does() {
         compared += 1;
     }
     assert!(never > 100 && never < 700, "unsolvable: {never}");
+}
+
+/// Rooms joined by corridors: a random tree of corridors with a few more squares opened
+/// next to it (each may close a cycle), agents and free cells in every proportion.
+#[test]
+fn the_test_decides_rooms_and_corridors_as_exhaustive_search_does() {
+    let mut rng = SplitMix64::new(2012);
+    let (mut compared, mut never, mut with_rooms) = (0, 0, 0);
+    while compared < 800 {
+        let (width, height) = (rng.between(2, 4), rng.between(2, 3));
+        let tree = random_tree(&mut rng, height, width);
+        let (rows, cols) = (tree.height(), tree.width());
+        let mut open: Vec<bool> = (0..rows * cols)
+            .map(|i| tree.cell(i / cols, i % cols).is_some())
+            .collect();
+        for _ in 0..rng.between(1, 3) {
+            let i = rng.below(rows * cols);
+            open[i] = true;
+        }
+        let grid = Grid::new(rows, cols, |r, c| open[r * cols + c]);
+        let n = grid.cell_count();
+        if n > 14 {
+            continue;
+        }
+        let k = rng.between(2, (n - 1).min(5));
+        let placements = (0..k).fold(1u64, |p, i| p * (n - i) as u64);
+        if placements > 40_000 {
+            continue;
+        }
+        let starts = draw_cells(&mut rng, &grid, k);
+        let goals = draw_cells(&mut rng, &grid, k);
+        let instance = Instance::new(&grid, &starts, &goals);
+        let expected = reachable(&grid, &starts, &goals);
+        let verdict = solvable::check(&instance);
+        let want = if expected {
+            solvable::Verdict::Solvable
+        } else {
+            solvable::Verdict::Never
+        };
+        assert_eq!(verdict, want, "{starts:?} -> {goals:?}\n{grid:?}");
+        never += usize::from(!expected);
+        with_rooms += usize::from(shapes(&grid, &starts).1);
+        compared += 1;
+    }
+    assert!(never > 50 && never < 750, "unsolvable: {never}");
+    assert!(with_rooms > 200, "only {with_rooms} with rooms");
 }
 
 /// A grid whose open cells are every other square of a `height` x `width` lattice of

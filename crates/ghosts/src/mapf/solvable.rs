@@ -4,29 +4,40 @@
 //! any reachable placement is reached by single moves into free cells and by turning a
 //! cycle of the map that agents fill entirely (a simultaneous step is a set of such
 //! trains and turns, since following is allowed and swapping is not). The test looks at
-//! each connected component of the map on its own, with its `n` cells and `p` agents:
+//! each connected component of the map on its own, with its `n` cells and `p` agents;
+//! its parts are the 2-edge-connected parts (what is left when the bridges are cut):
+//! *rooms* (parts with a cycle) and single cells.
 //!
 //! - **every goal in its agent's component**, or the answer is "never";
 //! - **a full component** (`p = n`): only cycles turn. A cell on no cycle never changes
-//!   its agent; an agent stays in its 2-edge-connected part; a part that is a single
-//!   cycle only turns as a whole; any other part can be put in any order (turning two
-//!   overlapping cycles gives every permutation of the part);
-//! - **a tree with a free cell** (`p < n`): the test of Auletta, Monti, Parente and
-//!   Persiano (1999). The start is first carried, by real moves, onto the goals' cells
-//!   (leaves first); then agents are grouped into classes that can be put in any order
-//!   among their cells (two neighbouring agents, with only free cells between them, can
-//!   trade places exactly when they can reach a branching cell with two free branches
-//!   beside them), and every agent's carried cell and goal must be in one class;
-//! - **a cycle with a free cell**: the cyclic order of the agents never changes;
-//! - other components (a free cell and a cycle that is not the whole component): the
-//!   test does not decide; the exact searches do.
+//!   its agent; an agent stays in its room; a room that is a single cycle only turns as
+//!   a whole; any other room can be put in any order (two overlapping cycles turned in
+//!   turn give every permutation);
+//! - **a path** or **a cycle** with a free cell: the agents keep their (cyclic) order;
+//! - **any other component with a free cell**: the test of Auletta, Monti, Parente and
+//!   Persiano (1999) for trees, with rooms as places where agents trade. The start is
+//!   first carried, by real moves along a spanning tree (leaves first), onto the goals'
+//!   cells; then agents are grouped into classes that can be put in any order among
+//!   their cells, and every agent's carried cell and goal must share a class. The agents
+//!   in one room are one class (a free cell reaches the room, or it is full and turns).
+//!   Two neighbouring agents (only free cells between them) trade places when they can
+//!   take the pair to a place that lets them: a branching cell with a free cell in two
+//!   branches beside them, or a room. Such a place between them serves when it has a
+//!   free cell off their way (two free cells to take both, for a room); behind one of
+//!   them, `d` cells away, it serves when that side has `d + 2` free cells (`d + 1` for
+//!   a room); an agent on a branching cell trades there when two other branches hold
+//!   two free cells and two branches have a free cell.
 //!
 //! Every verdict is compared in the tests with an exhaustive search over placements on
-//! thousands of tiny maps.
+//! thousands of tiny maps (trees, rooms with corridors, full and nearly full maps), and
+//! they agree on every one.
 //!
 //! # Complexity
-//! O(C + K) for the component and cycle tests, O(n^2) for a tree component of `n`
-//! cells (the carrying and the pairs of neighbouring agents), on C cells and K agents.
+//! O(C + K) for the full, path and cycle components. For the others, the carrying is one
+//! breadth-first search per cell where the start and the goals differ (O(n) each, usually
+//! far less), and the classes compare the pairs of agents around each region of free
+//! cells along a way through it; when that work passes [`PAIR_WORK`] (large open maps
+//! with many agents) the test does not decide and the searches do.
 
 use grid_core::bfs::UNREACHABLE;
 use grid_core::{CellId, Grid};
@@ -47,14 +58,14 @@ pub enum Verdict {
 /// No agent, no cell.
 const NONE: u32 = u32::MAX;
 
-/// The most steps the classes of a tree may take (pairs of agents around a region of
-/// free cells, times the cells walked for each): beyond, the test does not decide.
-const PAIR_WORK: usize = 1 << 28;
+/// The most steps the classes may take (a walk through a region of free cells from each
+/// agent around it, and the way to each other agent): beyond, the test does not decide.
+pub const PAIR_WORK: usize = 1 << 26;
 
 /// The test of the module documentation.
 ///
 /// # Complexity
-/// O(C + K), and O(n^2) for a tree component of `n` cells.
+/// O(C + K) and the bounded work of the classes (module documentation).
 pub fn check(instance: &Instance<'_>) -> Verdict {
     let k = instance.starts.len();
     for a in 0..k {
@@ -171,17 +182,14 @@ impl<'a> Component<'a> {
         }
         let degrees: usize = (0..n).map(|v| self.degree(v)).sum();
         let branching = (0..n).any(|v| self.degree(v) > 2);
-        if degrees / 2 + 1 == n {
-            return if branching {
-                self.tree_possible()
-            } else {
-                Some(self.path_possible())
-            };
-        }
         if !branching {
-            return Some(self.cycle_possible());
+            return Some(if degrees / 2 + 1 == n {
+                self.path_possible()
+            } else {
+                self.cycle_possible()
+            });
         }
-        None
+        self.classes_possible()
     }
 
     /// The cells of the component in the order of its cycle (every degree is 2), or the
@@ -348,10 +356,11 @@ impl<'a> Component<'a> {
         part
     }
 
-    /// A tree with at least one free cell (see the module documentation).
-    fn tree_possible(&self) -> Option<bool> {
+    /// A component with a branching cell and a free cell (see the module
+    /// documentation).
+    fn classes_possible(&self) -> Option<bool> {
         let carried = self.carry_onto_goals()?;
-        Tree::new(self, &carried).classes_agree(&carried, &self.goal)
+        Layout::new(self, &carried).classes_agree(&carried, &self.goal)
     }
 
     /// The start carried by real moves onto the goals' cells, leaves first: a leaf that
@@ -363,12 +372,30 @@ impl<'a> Component<'a> {
     /// O(n^2): one breadth-first search per cell.
     fn carry_onto_goals(&self) -> Option<Vec<u32>> {
         let n = self.len();
+        // Leaves of a breadth-first spanning tree: what is left stays connected.
+        let mut above = vec![usize::MAX; n];
+        above[0] = 0;
+        let mut order = vec![0usize];
+        let mut head = 0;
+        while head < order.len() {
+            let v = order[head];
+            head += 1;
+            for w in self.adjacent(v) {
+                if above[w] == usize::MAX {
+                    above[w] = v;
+                    order.push(w);
+                }
+            }
+        }
+        let spanning = |v: usize, w: usize| (above[w] == v && w != 0) || (above[v] == w && v != 0);
         let mut here = self.start.clone();
         let mut done = vec![false; n];
-        let mut degree: Vec<usize> = (0..n).map(|v| self.degree(v)).collect();
+        let mut degree: Vec<usize> = (0..n)
+            .map(|v| self.adjacent(v).filter(|&w| spanning(v, w)).count())
+            .collect();
         let mut leaves: Vec<usize> = (0..n).filter(|&v| degree[v] <= 1).collect();
         let mut from = vec![usize::MAX; n];
-        let mut queue = std::collections::VecDeque::new();
+        let mut visited: Vec<usize> = Vec::new();
         while let Some(leaf) = leaves.pop() {
             if done[leaf] {
                 continue;
@@ -376,12 +403,17 @@ impl<'a> Component<'a> {
             let want = self.goal[leaf] != NONE;
             if want != (here[leaf] != NONE) {
                 // The nearest cell that is free (to push into) or taken (to pull from).
-                from.fill(usize::MAX);
+                for &v in &visited {
+                    from[v] = usize::MAX;
+                }
+                visited.clear();
                 from[leaf] = leaf;
-                queue.clear();
-                queue.push_back(leaf);
+                visited.push(leaf);
+                let mut head = 0;
                 let mut found = None;
-                while let Some(v) = queue.pop_front() {
+                while head < visited.len() {
+                    let v = visited[head];
+                    head += 1;
                     if v != leaf && (here[v] != NONE) == want {
                         found = Some(v);
                         break;
@@ -389,7 +421,7 @@ impl<'a> Component<'a> {
                     for w in self.adjacent(v) {
                         if !done[w] && from[w] == usize::MAX {
                             from[w] = v;
-                            queue.push_back(w);
+                            visited.push(w);
                         }
                     }
                 }
@@ -409,7 +441,7 @@ impl<'a> Component<'a> {
             }
             done[leaf] = true;
             for w in self.adjacent(leaf) {
-                if !done[w] {
+                if !done[w] && spanning(leaf, w) {
                     degree[w] -= 1;
                     if degree[w] <= 1 {
                         leaves.push(w);
@@ -435,117 +467,109 @@ fn is_rotation(starts: &[u32], goals: &[u32]) -> bool {
     (0..starts.len()).all(|i| starts[i] == goals[(i + shift) % goals.len()])
 }
 
-/// A tree component rooted at cell 0 with one placement on it, for the classes.
-struct Tree<'a> {
+/// A component with one placement on it, for the classes: its 2-edge-connected parts
+/// (rooms: parts with a cycle; the others are single cells) joined by bridges into a
+/// tree rooted at the part of cell 0, with the free cells on each side of each bridge.
+struct Layout<'a> {
     component: &'a Component<'a>,
-    parent: Vec<usize>,
-    depth: Vec<usize>,
-    /// Free cells in the subtree of each cell (itself included).
+    part: Vec<usize>,
+    /// Cells of each part (indexed by the part's number, a cell of it).
+    size: Vec<usize>,
+    /// The part each part hangs from in the tree of parts.
+    above: Vec<usize>,
+    /// Free cells in each part and the parts below it.
     free_below: Vec<usize>,
     free: usize,
+    /// [`Self::need_down`] of the (agent, neighbour) pairs asked so far.
+    needs: std::cell::RefCell<std::collections::HashMap<(usize, usize), Option<usize>>>,
 }
 
-impl<'a> Tree<'a> {
+impl<'a> Layout<'a> {
     fn new(component: &'a Component<'a>, placement: &[u32]) -> Self {
         let n = component.len();
-        let (mut parent, mut depth) = (vec![usize::MAX; n], vec![0; n]);
+        let part = component.two_edge_connected_parts();
+        let mut size = vec![0; n];
+        for v in 0..n {
+            size[part[v]] += 1;
+        }
+        // The tree of parts, breadth first from cell 0: a bridge leads to a new part.
+        let mut above = vec![usize::MAX; n];
         let mut order = vec![0usize];
-        parent[0] = 0;
+        let mut seen = vec![false; n];
+        seen[0] = true;
+        above[part[0]] = part[0];
+        let mut parts_in_order = vec![part[0]];
         let mut head = 0;
         while head < order.len() {
             let v = order[head];
             head += 1;
             for w in component.adjacent(v) {
-                if parent[w] == usize::MAX {
-                    parent[w] = v;
-                    depth[w] = depth[v] + 1;
+                if !seen[w] {
+                    seen[w] = true;
                     order.push(w);
+                    if part[w] != part[v] && above[part[w]] == usize::MAX {
+                        above[part[w]] = part[v];
+                        parts_in_order.push(part[w]);
+                    }
                 }
             }
         }
-        let mut free_below: Vec<usize> =
-            placement.iter().map(|&a| usize::from(a == NONE)).collect();
-        for &v in order.iter().skip(1).rev() {
-            free_below[parent[v]] += free_below[v];
-        }
-        let free = free_below[0];
-        Tree {
-            component,
-            parent,
-            depth,
-            free_below,
-            free,
-        }
-    }
-
-    /// Free cells in the branch of `w` that starts at its neighbour `z`.
-    fn branch_free(&self, w: usize, z: usize) -> usize {
-        if self.parent[z] == w && z != w {
-            self.free_below[z]
-        } else {
-            self.free - self.free_below[w]
-        }
-    }
-
-    /// The cells from `a` to `b`.
-    fn path(&self, a: usize, b: usize) -> Vec<usize> {
-        let (mut x, mut y) = (a, b);
-        let (mut head, mut tail) = (vec![], vec![]);
-        while self.depth[x] > self.depth[y] {
-            head.push(x);
-            x = self.parent[x];
-        }
-        while self.depth[y] > self.depth[x] {
-            tail.push(y);
-            y = self.parent[y];
-        }
-        while x != y {
-            head.push(x);
-            tail.push(y);
-            x = self.parent[x];
-            y = self.parent[y];
-        }
-        head.push(x);
-        head.extend(tail.into_iter().rev());
-        head
-    }
-
-    /// Whether the agent on `x`, with its neighbour `toward` on the way to the other
-    /// agent, can take the pair to a branching cell on its own side with two free
-    /// branches beside them: at itself (two other branches holding at least two free
-    /// cells, and two branches with a free cell), or at the nearest branching cell down
-    /// one of the branches behind it, `d` cells away, with at least `d + 2` free cells in
-    /// that branch.
-    fn side_trades(&self, x: usize, toward: usize) -> bool {
-        let component = self.component;
-        if component.degree(x) >= 3 {
-            let others: usize = component
-                .adjacent(x)
-                .filter(|&z| z != toward)
-                .map(|z| self.branch_free(x, z))
-                .sum();
-            let free_branches = component
-                .adjacent(x)
-                .filter(|&z| self.branch_free(x, z) > 0)
-                .count();
-            if others >= 2 && free_branches >= 2 {
-                return true;
+        let mut free_below = vec![0; n];
+        for v in 0..n {
+            if placement[v] == NONE {
+                free_below[part[v]] += 1;
             }
         }
-        component.adjacent(x).filter(|&z| z != toward).any(|z| {
-            self.branching_down(x, z)
-                .is_some_and(|d| self.branch_free(x, z) >= d + 2)
-        })
+        for &p in parts_in_order.iter().skip(1).rev() {
+            free_below[above[p]] += free_below[p];
+        }
+        let free = free_below[part[0]];
+        Layout {
+            component,
+            part,
+            size,
+            above,
+            free_below,
+            free,
+            needs: Default::default(),
+        }
     }
 
-    /// The distance from `x` to the nearest branching cell down its branch that starts
-    /// at the neighbour `z` (cells of degree 2 until then), or `None` if the branch is a
-    /// dead end.
-    fn branching_down(&self, x: usize, z: usize) -> Option<usize> {
+    fn in_room(&self, v: usize) -> bool {
+        self.size[self.part[v]] >= 3
+    }
+
+    /// Free cells on the side of the bridge from `w` to its neighbour `z` that holds `z`.
+    fn side_free(&self, w: usize, z: usize) -> usize {
+        let (pw, pz) = (self.part[w], self.part[z]);
+        if self.above[pz] == pw && pz != pw {
+            self.free_below[pz]
+        } else {
+            self.free - self.free_below[pw]
+        }
+    }
+
+    /// Free cells a pair needs behind `x`, down the way that starts at its neighbour `z`
+    /// (across a bridge), to trade at the nearest place there: `d + 1` for a room `d`
+    /// cells away, `d + 2` for a branching cell; `None` for a dead end.
+    fn need_down(&self, x: usize, z: usize) -> Option<usize> {
+        if let Some(&need) = self.needs.borrow().get(&(x, z)) {
+            return need;
+        }
+        let need = self.walk_down(x, z);
+        self.needs.borrow_mut().insert((x, z), need);
+        need
+    }
+
+    /// [`Self::need_down`], walked.
+    fn walk_down(&self, x: usize, z: usize) -> Option<usize> {
         let (mut previous, mut v, mut d) = (x, z, 1);
         loop {
+            if self.in_room(v) {
+                return Some(d + 1);
+            }
             if self.component.degree(v) >= 3 {
-                return Some(d);
+                return Some(d + 2);
             }
             let next = self.component.adjacent(v).find(|&w| w != previous)?;
             previous = v;
@@ -554,24 +578,72 @@ impl<'a> Tree<'a> {
         }
     }
 
-    /// Whether two neighbouring agents on `a` and `b` can trade places.
-    fn trades(&self, a: usize, b: usize) -> bool {
-        let path = self.path(a, b);
+    /// Whether the agent on `x`, whose way to the other agent starts at its neighbour
+    /// `toward`, can take the pair to a place on its own side where they trade: its own
+    /// room (a free cell on that side of the bridge out), its own branching cell (two
+    /// other branches holding two free cells, two branches with a free cell), or the
+    /// nearest room or branching cell down a branch behind it ([`Self::need_down`]).
+    fn side_trades(&self, x: usize, toward: usize) -> bool {
+        let component = self.component;
+        if self.in_room(x) {
+            return self.part[toward] != self.part[x] && self.side_free(toward, x) >= 1;
+        }
+        if component.degree(x) >= 3 {
+            let others: usize = component
+                .adjacent(x)
+                .filter(|&z| z != toward)
+                .map(|z| self.side_free(x, z))
+                .sum();
+            let free_branches = component
+                .adjacent(x)
+                .filter(|&z| self.side_free(x, z) > 0)
+                .count();
+            if others >= 2 && free_branches >= 2 {
+                return true;
+            }
+        }
+        component.adjacent(x).filter(|&z| z != toward).any(|z| {
+            self.need_down(x, z)
+                .is_some_and(|need| self.side_free(x, z) >= need)
+        })
+    }
+
+    /// Whether two neighbouring agents trade places, given a way `path` between them
+    /// through free cells.
+    fn trades(&self, path: &[usize]) -> bool {
         let last = path.len() - 1;
+        let (a, b) = (path[0], path[last]);
         if self.side_trades(a, path[1]) || self.side_trades(b, path[last - 1]) {
             return true;
         }
-        // A branching cell between them, with a free cell off the way, or free cells on
-        // both sides.
+        // Between them: a free cell of the room of one of them (the other walks in), a
+        // room that can take both (two free cells in it or off their way), or a
+        // branching cell with a free cell off their way, or free cells on both sides.
         (1..last).any(|i| {
             let w = path[i];
             let (before, after) = (path[i - 1], path[i + 1]);
+            if self.in_room(w) {
+                let p = self.part[w];
+                if p == self.part[a] || p == self.part[b] {
+                    return true;
+                }
+                let enter = (1..=i)
+                    .rev()
+                    .find(|&j| self.part[path[j - 1]] != p)
+                    .unwrap_or(1);
+                let exit = (i..last)
+                    .find(|&j| self.part[path[j + 1]] != p)
+                    .unwrap_or(last - 1);
+                let behind_a = self.side_free(path[enter], path[enter - 1]);
+                let behind_b = self.side_free(path[exit], path[exit + 1]);
+                return self.free.saturating_sub(behind_a + behind_b) >= 2;
+            }
             self.component.degree(w) >= 3
                 && (self
                     .component
                     .adjacent(w)
-                    .any(|z| z != before && z != after && self.branch_free(w, z) > 0)
-                    || (self.branch_free(w, before) > 0 && self.branch_free(w, after) > 0))
+                    .any(|z| z != before && z != after && self.side_free(w, z) > 0)
+                    || (self.side_free(w, before) > 0 && self.side_free(w, after) > 0))
         })
     }
 
@@ -581,48 +653,106 @@ impl<'a> Tree<'a> {
         let n = placement.len();
         let mut class = UnionFind::new(n);
         let taken = |v: usize| placement[v] != NONE;
+        // The agents of a room take every order among themselves.
+        let mut first_in = vec![usize::MAX; n];
+        for v in (0..n).filter(|&v| taken(v) && self.in_room(v)) {
+            let p = self.part[v];
+            if first_in[p] == usize::MAX {
+                first_in[p] = v;
+            } else {
+                class.join(v, first_in[p]);
+            }
+        }
         // Neighbouring pairs: taken cells next to each other, and the taken cells around
         // each region of free cells.
         for v in 0..n {
             for w in self.component.adjacent(v) {
-                if v < w && taken(v) && taken(w) && self.trades(v, w) {
+                if v < w && taken(v) && taken(w) && self.trades(&[v, w]) {
                     class.join(v, w);
                 }
             }
         }
-        let mut region = vec![false; n];
+        let mut region = vec![usize::MAX; n];
         let mut work = 0usize;
-        let mut stack = Vec::new();
+        let mut members = Vec::new();
         let mut around = Vec::new();
+        let mut from = vec![usize::MAX; n];
+        let mut queue = std::collections::VecDeque::new();
         for first in 0..n {
-            if taken(first) || region[first] {
+            if taken(first) || region[first] != usize::MAX {
                 continue;
             }
-            region[first] = true;
-            stack.push(first);
+            region[first] = first;
+            members.clear();
+            members.push(first);
             around.clear();
-            while let Some(v) = stack.pop() {
+            let mut head = 0;
+            while head < members.len() {
+                let v = members[head];
+                head += 1;
                 for w in self.component.adjacent(v) {
                     if taken(w) {
                         around.push(w);
-                    } else if !region[w] {
-                        region[w] = true;
-                        stack.push(w);
+                    } else if region[w] == usize::MAX {
+                        region[w] = first;
+                        members.push(w);
                     }
                 }
             }
             around.sort_unstable();
             around.dedup();
-            work = work.saturating_add((around.len() * around.len()).saturating_mul(n));
-            if work > PAIR_WORK {
-                return None;
-            }
             for i in 0..around.len() {
-                for j in i + 1..around.len() {
-                    if class.find(around[i]) != class.find(around[j])
-                        && self.trades(around[i], around[j])
-                    {
-                        class.join(around[i], around[j]);
+                // One way from `around[i]` to every other, through the region.
+                let x = around[i];
+                if around[i + 1..]
+                    .iter()
+                    .all(|&y| class.find(x) == class.find(y))
+                {
+                    continue;
+                }
+                work = work.saturating_add(members.len() + around.len());
+                if work > PAIR_WORK {
+                    return None;
+                }
+                for &m in &members {
+                    from[m] = usize::MAX;
+                }
+                for &y in &around {
+                    from[y] = usize::MAX;
+                }
+                from[x] = x;
+                queue.clear();
+                queue.push_back(x);
+                while let Some(v) = queue.pop_front() {
+                    if v != x && taken(v) {
+                        continue;
+                    }
+                    for w in self.component.adjacent(v) {
+                        let open = !taken(w) && region[w] == first;
+                        if from[w] == usize::MAX
+                            && (open || (taken(w) && around.binary_search(&w).is_ok()))
+                        {
+                            from[w] = v;
+                            queue.push_back(w);
+                        }
+                    }
+                }
+                for &y in &around[i + 1..] {
+                    if class.find(x) == class.find(y) || from[y] == usize::MAX {
+                        continue;
+                    }
+                    let mut path = vec![y];
+                    let mut v = y;
+                    while v != x {
+                        v = from[v];
+                        path.push(v);
+                    }
+                    work = work.saturating_add(path.len());
+                    if work > PAIR_WORK {
+                        return None;
+                    }
+                    if self.trades(&path) {
+                        class.join(x, y);
                     }
                 }
             }
