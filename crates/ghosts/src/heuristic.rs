@@ -53,10 +53,10 @@ fn dense(words: usize, cells: usize) -> bool {
 }
 
 /// Scratch bytes of the bit-parallel pair search: three sets of `words` words per cell,
-/// one more set, and per cell a flag and two list entries.
+/// one more set, and per cell a flag and three list entries.
 fn bit_parallel_scratch(words: usize, cells: usize) -> u64 {
     let (words, cells) = (words as u64, cells as u64);
-    3 * cells * words * 8 + words * 8 + cells * 9
+    3 * cells * words * 8 + words * 8 + cells * 13
 }
 
 impl CellBits {
@@ -320,8 +320,13 @@ impl PairTable {
         visited[row(ha)][bit / 64] |= 1 << (bit % 64);
         dist[ha as usize * cells + hb as usize] = 0;
         let mut layer: u16 = 0;
-        let mut active: Vec<u32> = vec![ha];
-        let mut touched: Vec<u32> = Vec::new();
+        // Each list holds distinct rows, at most one per cell: sized once (the scratch
+        // counts them), they never grow (growing them layer by layer was 2 % of the
+        // dense bench's instructions).
+        let mut active: Vec<u32> = Vec::with_capacity(cells);
+        active.push(ha);
+        let mut previous: Vec<u32> = Vec::with_capacity(cells);
+        let mut touched: Vec<u32> = Vec::with_capacity(cells);
         let mut in_touched = vec![false; cells];
         while !active.is_empty() {
             layer = layer.saturating_add(1).min(PAIR_NEVER - 1);
@@ -354,7 +359,8 @@ impl PairTable {
                 }
             }
             // Only rows that received bits this layer can hold new placements.
-            let previous = std::mem::take(&mut active);
+            std::mem::swap(&mut previous, &mut active);
+            active.clear();
             for &a in &touched {
                 let (fresh, seen) = (&mut next[row(a)], &mut visited[row(a)]);
                 let mut any = 0;

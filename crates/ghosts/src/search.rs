@@ -399,6 +399,21 @@ impl<'a, const K: usize> Search<'a, K> {
             return Err(over);
         }
         let now = self.in_use(successors);
+        // Nothing grows (most expansions): the check below reduces to this one.
+        let fits = |bucket: Option<&Vec<u32>>, pushes: usize| {
+            bucket.is_some_and(|b| b.len() + pushes <= b.capacity())
+        };
+        if after <= self.nodes.capacity()
+            && after * 2 <= self.table.len()
+            && fits(self.buckets.get(f), more)
+            && fits(self.buckets.get(f + 1), 1)
+        {
+            return if now + 2 * size_of::<Vec<u32>>() as u64 <= self.context.bytes {
+                Ok(())
+            } else {
+                Err(over)
+            };
+        }
         let capacity = self.nodes.capacity();
         let node_capacity = if after > capacity {
             after.max(2 * capacity).max(64)
