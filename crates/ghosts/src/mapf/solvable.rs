@@ -248,20 +248,9 @@ impl<'a> Component<'a> {
     fn full_possible(&self) -> bool {
         let n = self.len();
         let part = self.two_edge_connected_parts();
-        let mut goal_cell = vec![NONE; n];
-        let mut start_cell = vec![NONE; n];
-        let mut by_agent: Vec<(u32, usize)> = Vec::with_capacity(n);
-        for v in 0..n {
-            by_agent.push((self.start[v], v));
-        }
-        by_agent.sort_unstable();
-        let slot = |agent: u32| by_agent.binary_search_by_key(&agent, |&(a, _)| a).ok();
-        for v in 0..n {
-            if let Some(i) = slot(self.goal[v]) {
-                goal_cell[i] = v as u32;
-                start_cell[i] = by_agent[i].1 as u32;
-            }
-        }
+        let Some(moves) = cells_by_agent(&self.start, &self.goal) else {
+            return false;
+        };
         let mut size = vec![0usize; n];
         let mut edges = vec![0usize; n];
         for v in 0..n {
@@ -272,9 +261,8 @@ impl<'a> Component<'a> {
                 }
             }
         }
-        for i in 0..n {
-            let (s, g) = (start_cell[i] as usize, goal_cell[i] as usize);
-            if s >= n || g >= n || part[s] != part[g] || (size[part[s]] == 1 && s != g) {
+        for (s, g) in moves {
+            if part[s] != part[g] || (size[part[s]] == 1 && s != g) {
                 return false;
             }
         }
@@ -757,19 +745,34 @@ impl<'a> Layout<'a> {
                 }
             }
         }
-        // Each agent: its cell now and its goal cell.
-        let mut now: Vec<(u32, usize)> = (0..n)
-            .filter(|&v| taken(v))
-            .map(|v| (placement[v], v))
-            .collect();
-        now.sort_unstable();
-        Some((0..n).filter(|&v| goal[v] != NONE).all(|g| {
-            match now.binary_search_by_key(&goal[g], |&(a, _)| a) {
-                Ok(i) => class.find(now[i].1) == class.find(g),
-                Err(_) => false,
-            }
-        }))
+        let moves = cells_by_agent(placement, goal)?;
+        Some(
+            moves
+                .into_iter()
+                .all(|(now, g)| class.find(now) == class.find(g)),
+        )
     }
+}
+
+/// Each agent's cell in `from` and in `to` (both give the agent on each cell, or
+/// [`NONE`]), or `None` when they do not hold the same agents.
+///
+/// # Complexity
+/// O(n log n).
+fn cells_by_agent(from: &[u32], to: &[u32]) -> Option<Vec<(usize, usize)>> {
+    let listed = |cells: &[u32]| {
+        let mut agents: Vec<(u32, usize)> = (0..cells.len())
+            .filter(|&v| cells[v] != NONE)
+            .map(|v| (cells[v], v))
+            .collect();
+        agents.sort_unstable();
+        agents
+    };
+    let (from, to) = (listed(from), listed(to));
+    if from.len() != to.len() || from.iter().zip(&to).any(|(a, b)| a.0 != b.0) {
+        return None;
+    }
+    Some(from.iter().zip(&to).map(|(a, b)| (a.1, b.1)).collect())
 }
 
 /// Disjoint sets over `0..n`, with path halving.
