@@ -2,67 +2,12 @@
 //! The -1 test (`mapf::solvable`) against an exhaustive search over placements on
 //! thousands of tiny maps (fixed seeds): it decides every one, and as the search does.
 
-use std::collections::{HashSet, VecDeque};
+mod common;
 
 use ghosts::mapf::{Instance, solvable};
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Grid};
 use test_support::random_grid;
-
-/// Whether `goals` can be reached from `starts` at all: breadth-first over placements,
-/// every combination of moves kept when no two agents share a cell or swap (the rules
-/// themselves). A placement is a number: 5 bits per agent (cells < 32).
-fn reachable(grid: &Grid, starts: &[CellId], goals: &[CellId]) -> bool {
-    let pack = |p: &[CellId]| p.iter().fold(0u64, |key, c| key << 5 | c.index() as u64);
-    let options: Vec<Vec<CellId>> = (0..grid.cell_count())
-        .map(|i| {
-            let here = CellId::new(i);
-            std::iter::once(here)
-                .chain(grid.neighbours(here).map(|(_, n)| n))
-                .collect()
-        })
-        .collect();
-    let goal = pack(goals);
-    let mut seen = HashSet::from([pack(starts)]);
-    let mut queue = VecDeque::from([starts.to_vec()]);
-    let mut next = Vec::new();
-    while let Some(placement) = queue.pop_front() {
-        if pack(&placement) == goal {
-            return true;
-        }
-        next.clear();
-        let mut after = placement.clone();
-        moves(&options, &placement, &mut after, 0, &mut next);
-        for p in next.drain(..) {
-            if seen.insert(pack(&p)) {
-                queue.push_back(p);
-            }
-        }
-    }
-    false
-}
-
-/// Every legal next placement: agent `i` onward choose a cell each.
-fn moves(
-    options: &[Vec<CellId>],
-    placement: &[CellId],
-    after: &mut Vec<CellId>,
-    i: usize,
-    out: &mut Vec<Vec<CellId>>,
-) {
-    if i == placement.len() {
-        out.push(after.clone());
-        return;
-    }
-    let here = placement[i];
-    for &cell in &options[here.index()] {
-        let legal = (0..i).all(|j| after[j] != cell && !(after[j] == here && placement[j] == cell));
-        if legal {
-            after[i] = cell;
-            moves(options, placement, after, i + 1, out);
-        }
-    }
-}
 
 /// What the map's components are: whether any with two agents or more is a tree with a
 /// branching cell, and whether any has rooms (cycles), branches and a free cell.
@@ -112,6 +57,20 @@ fn draw_cells(rng: &mut SplitMix64, grid: &Grid, k: usize) -> Vec<CellId> {
     cells
 }
 
+/// The test's verdict on one instance, asserted equal to the plain search's; whether a
+/// plan exists.
+fn compare(grid: &Grid, starts: &[CellId], goals: &[CellId]) -> bool {
+    let expected = common::reference_steps(grid, starts, goals).is_some();
+    let want = if expected {
+        solvable::Verdict::Solvable
+    } else {
+        solvable::Verdict::Never
+    };
+    let verdict = solvable::check(&Instance::new(grid, starts, goals));
+    assert_eq!(verdict, want, "{starts:?} -> {goals:?}\n{grid:?}");
+    expected
+}
+
 #[test]
 fn the_test_agrees_with_exhaustive_search_on_thousands_of_tiny_maps() {
     let mut rng = SplitMix64::new(2014);
@@ -137,16 +96,8 @@ fn the_test_agrees_with_exhaustive_search_on_thousands_of_tiny_maps() {
         }
         let starts = draw_cells(&mut rng, &grid, k);
         let goals = draw_cells(&mut rng, &grid, k);
-        let instance = Instance::new(&grid, &starts, &goals);
-        let verdict = solvable::check(&instance);
-        let expected = reachable(&grid, &starts, &goals);
+        let expected = compare(&grid, &starts, &goals);
         let (tree, rooms) = shapes(&grid, &starts);
-        let want = if expected {
-            solvable::Verdict::Solvable
-        } else {
-            solvable::Verdict::Never
-        };
-        assert_eq!(verdict, want, "{starts:?} -> {goals:?}\n{grid:?}");
         never += usize::from(!expected);
         solvable_said += usize::from(expected);
         trees += usize::from(tree);
@@ -184,15 +135,7 @@ fn the_test_decides_every_tree_as_exhaustive_search_does() {
         }
         let starts = draw_cells(&mut rng, &grid, k);
         let goals = draw_cells(&mut rng, &grid, k);
-        let instance = Instance::new(&grid, &starts, &goals);
-        let expected = reachable(&grid, &starts, &goals);
-        let verdict = solvable::check(&instance);
-        let want = if expected {
-            solvable::Verdict::Solvable
-        } else {
-            solvable::Verdict::Never
-        };
-        assert_eq!(verdict, want, "{starts:?} -> {goals:?}\n{grid:?}");
+        let expected = compare(&grid, &starts, &goals);
         never += usize::from(!expected);
         compared += 1;
     }
@@ -228,15 +171,7 @@ fn the_test_decides_rooms_and_corridors_as_exhaustive_search_does() {
         }
         let starts = draw_cells(&mut rng, &grid, k);
         let goals = draw_cells(&mut rng, &grid, k);
-        let instance = Instance::new(&grid, &starts, &goals);
-        let expected = reachable(&grid, &starts, &goals);
-        let verdict = solvable::check(&instance);
-        let want = if expected {
-            solvable::Verdict::Solvable
-        } else {
-            solvable::Verdict::Never
-        };
-        assert_eq!(verdict, want, "{starts:?} -> {goals:?}\n{grid:?}");
+        let expected = compare(&grid, &starts, &goals);
         never += usize::from(!expected);
         with_rooms += usize::from(shapes(&grid, &starts).1);
         compared += 1;
