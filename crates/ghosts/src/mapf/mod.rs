@@ -29,6 +29,7 @@ pub mod constructive;
 pub mod refine;
 pub mod sat;
 pub mod show;
+pub mod soc;
 pub mod solvable;
 
 use std::time::Instant;

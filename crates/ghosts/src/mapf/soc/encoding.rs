@@ -1,0 +1,380 @@
+//! The budget decision: is there a plan whose sum of costs is at most the lower bound plus
+//! Delta? A time-expanded SAT encoding restricted to each agent's reachable (cell, time)
+//! pairs, with the extra steps bounded by a cardinality constraint (MDD-SAT: Surynek,
+//! Felner, Stern and Boyarski, "Efficient SAT approach to multi-agent path finding under
+//! the sum of costs objective", ECAI 2016), handed to CaDiCaL.
+//!
+//! With at most Delta extra steps in all, agent `a` (distance `d_a`) is home for good by
+//! `D_a = d_a + Delta`, so the horizon H = max d_a + Delta suffices. Variables x(a, v, t)
+//! exist only where dist(start_a, v) <= t and dist(v, goal_a) <= D_a - t (for t >= D_a:
+//! the goal alone, a unit). Clauses as in [`crate::mapf::sat`]: the start unit, moves
+//! forward and backward, at most one agent per cell and step, swaps forbidden lazily.
+//!
+//! The cost: e(a, k) for k = 1..=Delta means "agent `a` takes at least `d_a + k` steps";
+//! the clause x(a, goal_a, d_a + k - 1) or e(a, k) sets it when the agent is away from its
+//! goal then, and e(a, k + 1) implies e(a, k), so each agent's e are a unary count of its
+//! extra steps. A totalizer (Bailleux and Boufkhad, CP 2003) adds the counts up to
+//! Delta + 1, and its output Delta + 1 is false. Only the "at least" direction is encoded:
+//! that is all an upper bound needs.
+//!
+//! Reading a model: an agent's goal variables are true from `d_a + k` on (k its true e),
+//! and every true variable has a true predecessor (the backward clauses) down to the
+//! start, the only variable at time 0; so the path is read backwards from the goal at
+//! that time, and it costs at most `d_a + k`. Extra true variables elsewhere are harmless:
+//! the vertex clauses keep every true variable, so every path read, apart.
+//!
+//! # Complexity
+//! V = the agents' (cell, time) pairs plus K x Delta cost variables plus at most
+//! K x (Delta + 1)^2 totalizer clauses; built in O(V + K x C) time. Solving is NP-hard in
+//! general and fast on the benchmark's instances.
+
+use std::collections::HashMap;
+
+use crate::mapf::Instance;
+use crate::moves::Options;
+
+use super::planning::distances;
+
+/// The answer of one decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// A plan with at most Delta extra steps: per agent, its cell at every time 0..=H.
+    Plan(Vec<Vec<u32>>),
+    /// No plan has at most Delta extra steps (proved).
+    Impossible,
+}
+
+/// Variables of the encoding with `delta` extra steps, counted without building it (the
+/// (cell, time) pairs, the cost variables and the totalizer's outputs), so the memory
+/// budget can be checked first.
+///
+/// # Complexity
+/// O(K x C).
+pub fn count_variables(instance: &Instance<'_>, delta: u32) -> u64 {
+    let d = distances(instance);
+    let horizon = u64::from(d.iter().copied().max().unwrap_or(0) + delta);
+    let mut total = 0u64;
+    for a in 0..instance.starts.len() {
+        let deadline = d[a] + delta;
+        let from_start = instance.grid.distances(instance.starts[a], None);
+        for (s, g) in from_start.iter().zip(instance.distances(a)) {
+            if let Some(sum) = s.checked_add(*g) {
+                if sum <= deadline {
+                    total += u64::from(deadline - sum + 1);
+                }
+            }
+        }
+        // The goal after the deadline, the cost variables and the totalizer's outputs.
+        total += horizon - u64::from(deadline) + 2 * u64::from(delta) + 1;
+    }
+    total
+}
+
+/// Decides whether `instance` has a plan with at most `delta` steps more than the sum of
+/// its agents' distances.
+///
+/// # Complexity
+/// See the module documentation.
+pub fn decide(instance: &Instance<'_>, delta: u32) -> Decision {
+    Encoding::build(instance, delta).solve(instance)
+}
+
+/// The variables of one agent at one time: `(cell, variable)` sorted by cell.
+type Layer = Vec<(u32, i32)>;
+
+struct Encoding {
+    solver: cadical::Solver,
+    horizon: usize,
+    /// Per agent, per time: its variables.
+    layers: Vec<Vec<Layer>>,
+    options: Options,
+}
+
+impl Encoding {
+    fn build(instance: &Instance<'_>, delta: u32) -> Self {
+        let grid = instance.grid;
+        let options = Options::new(grid);
+        let cells = grid.cell_count();
+        let d = distances(instance);
+        let horizon = (d.iter().copied().max().unwrap_or(0) + delta) as usize;
+        let mut solver = cadical::Solver::new();
+        let mut next_var: i32 = 1;
+        let mut fresh = || {
+            let var = next_var;
+            next_var += 1;
+            var
+        };
+        let mut layers: Vec<Vec<Layer>> = Vec::with_capacity(instance.starts.len());
+        let mut here = vec![0i32; cells];
+        let mut there = vec![0i32; cells];
+        let mut at_cell: Vec<Vec<(u32, i32)>> = vec![Vec::new(); horizon + 1];
+        let mut counts: Vec<Vec<i32>> = Vec::with_capacity(instance.starts.len());
+        for a in 0..instance.starts.len() {
+            let deadline = (d[a] + delta) as usize;
+            let from_start = grid.distances(instance.starts[a], None);
+            let to_goal = instance.distances(a);
+            let window: Vec<u32> = (0..cells as u32)
+                .filter(|&v| {
+                    from_start[v as usize]
+                        .checked_add(to_goal[v as usize])
+                        .is_some_and(|s| s as usize <= deadline)
+                })
+                .collect();
+            let mut agent_layers: Vec<Layer> = Vec::with_capacity(horizon + 1);
+            for (t, at_time) in at_cell.iter_mut().enumerate() {
+                let layer: Layer = window
+                    .iter()
+                    .filter(|&&v| {
+                        from_start[v as usize] as usize <= t
+                            && to_goal[v as usize] as usize <= deadline.saturating_sub(t)
+                    })
+                    .map(|&v| (v, fresh()))
+                    .collect();
+                at_time.extend(layer.iter().copied());
+                agent_layers.push(layer);
+            }
+            // The start, and the goal from the deadline on: the only variables there.
+            for &(_, var) in &agent_layers[0] {
+                solver.add_clause([var]);
+            }
+            for layer in &agent_layers[deadline..] {
+                for &(_, var) in layer {
+                    solver.add_clause([var]);
+                }
+            }
+            let mut clause: Vec<i32> = Vec::with_capacity(6);
+            for t in 0..horizon {
+                for &(v, var) in &agent_layers[t] {
+                    here[v as usize] = var;
+                }
+                for &(v, var) in &agent_layers[t + 1] {
+                    there[v as usize] = var;
+                }
+                for &(v, var) in &agent_layers[t] {
+                    clause.clear();
+                    clause.push(-var);
+                    clause.extend(
+                        options
+                            .of(v)
+                            .iter()
+                            .map(|&u| there[u as usize])
+                            .filter(|&x| x != 0),
+                    );
+                    solver.add_clause(clause.iter().copied());
+                }
+                for &(u, var) in &agent_layers[t + 1] {
+                    clause.clear();
+                    clause.push(-var);
+                    clause.extend(
+                        options
+                            .of(u)
+                            .iter()
+                            .map(|&v| here[v as usize])
+                            .filter(|&x| x != 0),
+                    );
+                    solver.add_clause(clause.iter().copied());
+                }
+                for &(v, _) in &agent_layers[t] {
+                    here[v as usize] = 0;
+                }
+                for &(v, _) in &agent_layers[t + 1] {
+                    there[v as usize] = 0;
+                }
+            }
+            // The unary count of the extra steps.
+            let goal = instance.goals[a].index() as u32;
+            let mut count: Vec<i32> = Vec::with_capacity(delta as usize);
+            for k in 1..=delta as usize {
+                let t = d[a] as usize + k - 1;
+                let e = fresh();
+                if let Some(at_goal) = var(&agent_layers[t], goal) {
+                    solver.add_clause([at_goal, e]);
+                }
+                if let Some(&before) = count.last() {
+                    solver.add_clause([-e, before]);
+                }
+                count.push(e);
+            }
+            counts.push(count);
+            layers.push(agent_layers);
+        }
+        for mut vars in at_cell {
+            vars.sort_unstable();
+            for group in vars.chunk_by(|x, y| x.0 == y.0) {
+                let group: Vec<i32> = group.iter().map(|&(_, x)| x).collect();
+                at_most_one(&mut solver, &group, &mut fresh);
+            }
+        }
+        let cap = delta as usize + 1;
+        let total = totalize(&mut solver, counts, cap, &mut fresh);
+        if let Some(&over) = total.get(cap - 1) {
+            solver.add_clause([-over]);
+        }
+        Encoding {
+            solver,
+            horizon,
+            layers,
+            options,
+        }
+    }
+
+    /// Solves, reading paths and adding swap clauses until a model has no swap.
+    fn solve(mut self, instance: &Instance<'_>) -> Decision {
+        loop {
+            if self.solver.solve() != Some(true) {
+                return Decision::Impossible;
+            }
+            let paths = self.paths(instance);
+            let swaps = self.swaps(&paths);
+            if swaps.is_empty() {
+                return Decision::Plan(paths);
+            }
+            for clause in swaps {
+                self.solver.add_clause(clause);
+            }
+        }
+    }
+
+    fn is_true(&self, layer: &Layer, cell: u32) -> bool {
+        var(layer, cell).is_some_and(|x| self.solver.value(x) == Some(true))
+    }
+
+    /// Every agent's path, read backwards from its goal at the first time from which its
+    /// goal variables are all true (module documentation).
+    fn paths(&self, instance: &Instance<'_>) -> Vec<Vec<u32>> {
+        let mut paths = Vec::with_capacity(self.layers.len());
+        for (a, agent) in self.layers.iter().enumerate() {
+            let goal = instance.goals[a].index() as u32;
+            let mut arrival = self.horizon;
+            while arrival > 0 && self.is_true(&agent[arrival - 1], goal) {
+                arrival -= 1;
+            }
+            let mut path = vec![goal; self.horizon + 1];
+            let mut v = goal;
+            for t in (0..arrival).rev() {
+                // The backward clause makes one option true; keep the cell otherwise.
+                v = self
+                    .options
+                    .of(v)
+                    .iter()
+                    .copied()
+                    .find(|&u| self.is_true(&agent[t], u))
+                    .unwrap_or(v);
+                path[t] = v;
+            }
+            paths.push(path);
+        }
+        paths
+    }
+
+    /// The clauses forbidding the swaps of `paths` (empty: none swap).
+    fn swaps(&self, paths: &[Vec<u32>]) -> Vec<[i32; 4]> {
+        let mut clauses = Vec::new();
+        let mut moving: HashMap<(u32, u32), usize> = HashMap::new();
+        for t in 0..self.horizon {
+            moving.clear();
+            for (a, path) in paths.iter().enumerate() {
+                if path[t] != path[t + 1] {
+                    moving.insert((path[t], path[t + 1]), a);
+                }
+            }
+            for (&(u, v), &a) in &moving {
+                let Some(&b) = moving.get(&(v, u)) else {
+                    continue;
+                };
+                if a < b {
+                    let x = |agent: usize, t: usize, cell: u32| {
+                        var(&self.layers[agent][t], cell).unwrap_or(0)
+                    };
+                    clauses.push([-x(a, t, u), -x(a, t + 1, v), -x(b, t, v), -x(b, t + 1, u)]);
+                }
+            }
+        }
+        clauses
+    }
+}
+
+fn var(layer: &Layer, cell: u32) -> Option<i32> {
+    layer
+        .binary_search_by_key(&cell, |&(v, _)| v)
+        .ok()
+        .map(|i| layer[i].1)
+}
+
+/// The sum of the unary `counts` (each a list whose i-th variable means "at least i + 1"),
+/// as a unary list of at most `cap` outputs: output j is forced true when the inputs make
+/// at least j + 1 true. Pairs of lists are merged in a balanced tree.
+fn totalize(
+    solver: &mut cadical::Solver,
+    mut counts: Vec<Vec<i32>>,
+    cap: usize,
+    fresh: &mut impl FnMut() -> i32,
+) -> Vec<i32> {
+    counts.retain(|c| !c.is_empty());
+    while counts.len() > 1 {
+        let mut merged = Vec::with_capacity(counts.len().div_ceil(2));
+        let mut pairs = counts.into_iter();
+        while let Some(left) = pairs.next() {
+            match pairs.next() {
+                Some(right) => merged.push(merge(solver, &left, &right, cap, fresh)),
+                None => merged.push(left),
+            }
+        }
+        counts = merged;
+    }
+    counts.pop().unwrap_or_default()
+}
+
+/// The unary sum of `left` and `right`, cut at `cap` outputs.
+fn merge(
+    solver: &mut cadical::Solver,
+    left: &[i32],
+    right: &[i32],
+    cap: usize,
+    fresh: &mut impl FnMut() -> i32,
+) -> Vec<i32> {
+    let out: Vec<i32> = (0..(left.len() + right.len()).min(cap))
+        .map(|_| fresh())
+        .collect();
+    for i in 0..=left.len() {
+        for j in 0..=right.len() {
+            // Sums past the cap follow from the ones at the cap.
+            if i + j == 0 || i + j > out.len() {
+                continue;
+            }
+            let target = out[i + j - 1];
+            let mut clause = Vec::with_capacity(3);
+            if i > 0 {
+                clause.push(-left[i - 1]);
+            }
+            if j > 0 {
+                clause.push(-right[j - 1]);
+            }
+            clause.push(target);
+            solver.add_clause(clause);
+        }
+    }
+    out
+}
+
+/// At most one of `vars` true: pairwise for up to 5, else Sinz's sequential counter
+/// (n - 1 auxiliary variables, 3n clauses).
+fn at_most_one(solver: &mut cadical::Solver, vars: &[i32], fresh: &mut impl FnMut() -> i32) {
+    if vars.len() <= 5 {
+        for i in 0..vars.len() {
+            for j in i + 1..vars.len() {
+                solver.add_clause([-vars[i], -vars[j]]);
+            }
+        }
+        return;
+    }
+    let n = vars.len();
+    let s: Vec<i32> = (0..n - 1).map(|_| fresh()).collect();
+    solver.add_clause([-vars[0], s[0]]);
+    for i in 1..n - 1 {
+        solver.add_clause([-vars[i], s[i]]);
+        solver.add_clause([-s[i - 1], s[i]]);
+        solver.add_clause([-vars[i], -s[i - 1]]);
+    }
+    solver.add_clause([-vars[n - 1], -s[n - 2]]);
+}

@@ -1,0 +1,205 @@
+//! Sum-of-costs optimal multi-agent path finding under the ghosts rules: an agent's cost is
+//! the step at which it reaches its goal for the last time (and stays), and the answer is
+//! the least sum of the costs.
+//!
+//! The method ([`solve`]):
+//! 1. distances home for every agent; a goal out of reach answers `None`. Unless the
+//!    up-front test of [`crate::mapf::solvable`] proves the instance solvable, the
+//!    makespan solver ([`crate::mapf::solve`]) decides solvability (so both objectives
+//!    answer `None` on the same instances) and its plan is the first incumbent;
+//! 2. the lower bound LB = the sum of the single-agent distances; budgets
+//!    Delta = 0, 1, 2, ... of extra steps, each decided exactly: prioritized planning
+//!    within the budget ([`planning`]) and, when it fails, the SAT decision of
+//!    [`encoding`] on a growing core of agents ([`core`]) or on all of them. With Delta
+//!    extra steps every agent is home by its distance plus Delta, so the horizon
+//!    max d_a + Delta suffices. The first Delta with a plan gives the optimum, every
+//!    smaller one being proved impossible; an incumbent of cost LB + Delta ends the
+//!    loop at Delta.
+//!
+//! Each technique can be switched off in [`Techniques`], so the tests compare the answer
+//! with and without it.
+//!
+//! # Complexity
+//! O(K x C) for the distances and the test; then per budget as [`planning`] and
+//! [`encoding`].
+
+pub mod core;
+pub mod encoding;
+pub mod planning;
+
+use grid_core::limits::MIB;
+use grid_core::{CellId, Grid};
+
+use super::{Instance, Method, Unanswered, solvable};
+use encoding::Decision;
+
+/// Priority orders prioritized planning tries per budget.
+const PLANNING_ATTEMPTS: usize = 8;
+
+/// Which techniques decide each budget (all on by default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Techniques {
+    /// Prioritized planning within the budget first ([`planning`]).
+    pub planning: bool,
+    /// The SAT decision on a growing core of agents ([`core`]) rather than on all of
+    /// them.
+    pub core: bool,
+}
+
+impl Default for Techniques {
+    fn default() -> Self {
+        Techniques {
+            planning: true,
+            core: true,
+        }
+    }
+}
+
+/// A plan of least sum of costs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SocPlan {
+    /// The sum of the agents' costs.
+    pub cost: u64,
+    /// The sum of the agents' distances (no plan costs less).
+    pub lower_bound: u64,
+    /// Per agent, its cell at every time 0..=H (H the makespan of the plan; agents that
+    /// have arrived stay).
+    pub paths: Vec<Vec<u32>>,
+}
+
+impl SocPlan {
+    /// The plan as placements after each step 1..=H.
+    pub fn placements(&self) -> Vec<Vec<CellId>> {
+        let horizon = self.paths.first().map_or(0, |p| p.len().saturating_sub(1));
+        (1..=horizon)
+            .map(|t| {
+                self.paths
+                    .iter()
+                    .map(|p| CellId::new(p[t] as usize))
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// The sum of the costs of `paths` (each agent's last arrival at its goal).
+pub fn sum_of_costs(paths: &[Vec<u32>], goals: &[CellId]) -> u64 {
+    paths
+        .iter()
+        .zip(goals)
+        .map(|(p, g)| u64::from(planning::cost(p, g.index() as u32)))
+        .sum()
+}
+
+/// The least sum of costs that brings every agent from `starts` to `goals` on `grid`
+/// (distinct starts, distinct goals, all on cells of `grid`), with a plan, by the
+/// techniques `techniques`, within `budget_mib` MiB. `None`: no plan exists.
+///
+/// # Errors
+/// [`Unanswered::OverBudget`] when a step would pass the budget.
+///
+/// # Complexity
+/// See the module documentation.
+pub fn solve(
+    grid: &Grid,
+    starts: &[CellId],
+    goals: &[CellId],
+    budget_mib: u64,
+    techniques: Techniques,
+) -> Result<Option<SocPlan>, Unanswered> {
+    let k = starts.len();
+    let budget = budget_mib.saturating_mul(MIB);
+    let over = |detail: String| Unanswered::OverBudget { budget_mib, detail };
+    let distance_bytes = (k as u64).saturating_mul(grid.cell_count() as u64 * 4);
+    if distance_bytes > budget {
+        return Err(over(format!(
+            "{} MiB for the distances of {k} agents",
+            distance_bytes.div_ceil(MIB)
+        )));
+    }
+    let instance = Instance::new(grid, starts, goals);
+    if instance.lower_bound().is_none() {
+        return Ok(None);
+    }
+    let d = planning::distances(&instance);
+    let lower_bound: u64 = d.iter().map(|&x| u64::from(x)).sum();
+    let longest = d.iter().copied().max().unwrap_or(0);
+    let mut incumbent: Option<SocPlan> = None;
+    // A proof of solvability lets the budgets run free; otherwise the makespan solver
+    // decides, so that both objectives answer -1 on the same instances, and its plan is
+    // the first incumbent.
+    if solvable::check(&instance) != solvable::Verdict::Solvable {
+        let makespan = super::solve(grid, starts, goals, true, budget_mib, Method::Auto)?;
+        let Some(plan) = makespan.plan.filter(|_| makespan.steps.is_some()) else {
+            return Ok(None);
+        };
+        let mut paths: Vec<Vec<u32>> = starts.iter().map(|s| vec![s.index() as u32]).collect();
+        for placement in &plan {
+            for (path, cell) in paths.iter_mut().zip(placement) {
+                path.push(cell.index() as u32);
+            }
+        }
+        incumbent = Some(SocPlan {
+            cost: sum_of_costs(&paths, goals),
+            lower_bound,
+            paths,
+        });
+    }
+    let squares = (grid.height() as u64).saturating_mul(grid.width() as u64);
+    let map_bytes = squares * 4 + grid.cell_count() as u64 * (24 + 29);
+    let room = budget.saturating_sub(distance_bytes.saturating_mul(2).saturating_add(map_bytes));
+    let mut in_core = vec![false; k];
+    let mut delta = 0u32;
+    loop {
+        if let Some(best) = incumbent.take_if(|best| best.cost <= lower_bound + u64::from(delta)) {
+            return Ok(Some(best));
+        }
+        let horizon = longest.saturating_add(delta);
+        let need = planning::memory_need(grid, horizon, k);
+        let paths = if need > room {
+            return Err(over(format!(
+                "{} MiB for planning {k} agents over {horizon} steps",
+                need.div_ceil(MIB)
+            )));
+        } else if techniques.planning {
+            planning::plan_all(&instance, delta, horizon, PLANNING_ATTEMPTS)
+        } else {
+            None
+        };
+        let decision = match paths {
+            Some(paths) => Decision::Plan(paths),
+            None => {
+                let room = room.saturating_sub(need);
+                let max_variables = room / super::sat::BYTES_PER_VARIABLE;
+                let too_large = |variables: u64| {
+                    over(format!(
+                        "about {} MiB for the SAT encoding of {delta} extra steps ({variables} \
+                         variables)",
+                        variables
+                            .saturating_mul(super::sat::BYTES_PER_VARIABLE)
+                            .div_ceil(MIB)
+                    ))
+                };
+                if techniques.core {
+                    core::decide(&instance, delta, horizon, &mut in_core, max_variables)
+                        .map_err(|e| too_large(e.variables))?
+                        .decision
+                } else {
+                    let variables = encoding::count_variables(&instance, delta);
+                    if variables > max_variables {
+                        return Err(too_large(variables));
+                    }
+                    encoding::decide(&instance, delta)
+                }
+            }
+        };
+        if let Decision::Plan(paths) = decision {
+            return Ok(Some(SocPlan {
+                cost: sum_of_costs(&paths, goals),
+                lower_bound,
+                paths,
+            }));
+        }
+        delta += 1;
+    }
+}
