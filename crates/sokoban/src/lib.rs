@@ -35,6 +35,8 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod board;
+#[doc(hidden)]
+pub mod finder;
 #[cfg(feature = "generate")]
 pub mod generate;
 pub mod groups;
