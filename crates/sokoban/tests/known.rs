@@ -1,7 +1,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Known answers: the Microban levels of `testdata/sokoban/microban-fast.in` (those that
 //! solve in a fraction of a second) against the published optimal pushes and moves of
-//! `testdata/sokoban/microban_optimal.tsv`, both metrics, every solution replayed.
+//! `testdata/fixtures/sokoban/microban_optimal.tsv`, both metrics, every solution replayed.
 //! All 155 levels are checked the same way by `cargo xtask bench sokoban`.
 
 use std::collections::HashMap;
@@ -13,7 +13,10 @@ const TESTDATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/soko
 /// Level -> [(pushes, moves) at the push optimum, (pushes, moves) at the move optimum],
 /// for the rows the table proves (`exact`).
 fn table() -> HashMap<usize, [Option<(u32, u32)>; 2]> {
-    let text = std::fs::read_to_string(format!("{TESTDATA}/microban_optimal.tsv")).unwrap();
+    let text = std::fs::read_to_string(format!(
+        "{TESTDATA}/../fixtures/sokoban/microban_optimal.tsv"
+    ))
+    .unwrap();
     text.lines()
         .skip(1)
         .map(|line| {
