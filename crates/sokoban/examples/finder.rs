@@ -3,7 +3,7 @@
 //! CPU seconds, one line per level, then the count solved; for measuring a change to it.
 //!
 //! ```sh
-//! cargo run --release -p sokoban --example finder -- 1-90 20 < XSokoban_90.xsb
+//! cargo run --release -p sokoban --features internals --example finder -- 1-90 20 < XSokoban_90.xsb
 //! ```
 //!
 //! Arguments: the levels (`N` or `A-B`, default all), a time limit per level in seconds
@@ -14,8 +14,8 @@
 use std::io;
 use std::time::{Duration, Instant};
 
-use sokoban::finder::{Guide, Options, find};
-use sokoban::{Collection, Level, verify};
+use sokoban::internals::{FinderOptions as Options, Guide, find};
+use sokoban::{Collection, verify};
 
 /// The CPU time of this thread so far (Linux: the first field of its schedstat); the
 /// machine is shared, so wall time says little.
@@ -50,14 +50,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         packing: args.get(6).is_none_or(|s| s.contains('p')),
         regions: args.get(6).is_none_or(|s| s.contains('r')),
     };
-    let mut collection = Collection::new(io::stdin().lock(), u64::MAX);
     let (mut solved, mut tried) = (0, 0);
     let all = Instant::now();
-    while let Some(text) = collection.next_level()? {
-        if text.number < first || text.number > last {
+    for level in Collection::new(io::stdin().lock(), u64::MAX) {
+        let level = level?;
+        if level.number() < first || level.number() > last {
             continue;
         }
-        let level = Level::from_text(&text)?;
         tried += 1;
         let started = cpu();
         let answer = find(&level, &options, &mut || cpu() - started >= limit);
@@ -73,7 +72,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Ok(None) => "-1".to_owned(),
             Err(h) => format!("{h:?}"),
         };
-        println!("{}\t{what}\t{seconds:.2}", text.number);
+        println!("{}\t{what}\t{seconds:.2}", level.number());
     }
     println!(
         "solved {solved} of {tried} in {:.1} s",

@@ -193,8 +193,8 @@ pub(super) fn search(
             };
             bound[state as usize] = h;
             let estimate = queue.taken;
-            let priority =
-                (estimate & !GUIDE_MASK) | (gw * u64::from(g - 1) + hw * u64::from(h)).min(GUIDE_MASK);
+            let priority = (estimate & !GUIDE_MASK)
+                | (gw * u64::from(g - 1) + hw * u64::from(h)).min(GUIDE_MASK);
             if priority > estimate {
                 queue.push(priority, state, &mut budget)?;
                 continue;
@@ -212,13 +212,13 @@ pub(super) fn search(
         for i in 0..k {
             let cell = CellId::new(usize::from(boxes[i]));
             for dir in Dir::ALL {
-                let (Some(to), Some(behind)) =
-                    (grid.neighbour(cell, dir), grid.neighbour(cell, dir.opposite()))
-                else {
+                let (Some(to), Some(behind)) = (
+                    grid.neighbour(cell, dir),
+                    grid.neighbour(cell, dir.opposite()),
+                ) else {
                     continue;
                 };
-                if occupied[to.index()] || board.is_dead(to.index()) || !walker.reached(behind)
-                {
+                if occupied[to.index()] || board.is_dead(to.index()) || !walker.reached(behind) {
                     continue;
                 }
                 occupied[cell.index()] = false;
@@ -287,7 +287,6 @@ fn group_dead(
     }
     triples.bytes() > 0
         && (0..k).any(|j| {
-            j != i
-                && (j + 1..k).any(|l| l != i && triples.dead3(to, other(j), other(l), from))
+            j != i && (j + 1..k).any(|l| l != i && triples.dead3(to, other(j), other(l), from))
         })
 }
