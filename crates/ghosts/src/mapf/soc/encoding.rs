@@ -54,8 +54,8 @@ pub fn count_variables(instance: &Instance<'_>, delta: u32) -> u64 {
     let d = distances(instance);
     let horizon = u64::from(d.iter().copied().max().unwrap_or(0) + delta);
     let mut total = 0u64;
-    for a in 0..instance.starts.len() {
-        let deadline = d[a] + delta;
+    for (a, &distance) in d.iter().enumerate() {
+        let deadline = distance + delta;
         let from_start = instance.grid.distances(instance.starts[a], None);
         for (s, g) in from_start.iter().zip(instance.distances(a)) {
             if let Some(sum) = s.checked_add(*g) {
@@ -109,8 +109,8 @@ impl Encoding {
         let mut there = vec![0i32; cells];
         let mut at_cell: Vec<Vec<(u32, i32)>> = vec![Vec::new(); horizon + 1];
         let mut counts: Vec<Vec<i32>> = Vec::with_capacity(instance.starts.len());
-        for a in 0..instance.starts.len() {
-            let deadline = (d[a] + delta) as usize;
+        for (a, &distance) in d.iter().enumerate() {
+            let deadline = (distance + delta) as usize;
             let from_start = grid.distances(instance.starts[a], None);
             let to_goal = instance.distances(a);
             let window: Vec<u32> = (0..cells as u32)
@@ -185,7 +185,7 @@ impl Encoding {
             let goal = instance.goals[a].index() as u32;
             let mut count: Vec<i32> = Vec::with_capacity(delta as usize);
             for k in 1..=delta as usize {
-                let t = d[a] as usize + k - 1;
+                let t = distance as usize + k - 1;
                 let e = fresh();
                 if let Some(at_goal) = var(&agent_layers[t], goal) {
                     solver.add_clause([at_goal, e]);
