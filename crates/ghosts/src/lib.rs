@@ -168,6 +168,22 @@ pub fn run(
     Ok(())
 }
 
+/// [`run`] on the datasets of the file `path` (the program's positional argument).
+///
+/// # Errors
+/// [`RunError::Open`] when the file cannot be opened; else as [`run`].
+pub fn run_file(path: &Path, output: &mut impl Write, options: &RunOptions) -> Result<(), RunError> {
+    run(std::io::BufReader::new(open_file(path)?), output, options)
+}
+
+/// `path` opened for reading, or the error that says it cannot be.
+fn open_file(path: &Path) -> Result<std::fs::File, RunError> {
+    std::fs::File::open(path).map_err(|source| RunError::Open {
+        file: path.display().to_string(),
+        source,
+    })
+}
+
 /// The located over-budget error of a search that could not finish.
 fn over_budget(line: usize, error: &SolveError) -> ParseError {
     ParseError::at(
@@ -217,11 +233,7 @@ pub fn run_benchmark(
         let file = path.display().to_string();
         move |error: ParseError| RunError::InFile { file, error }
     };
-    let open = |path: &Path| {
-        std::fs::File::open(path)
-            .map(std::io::BufReader::new)
-            .map_err(|e| in_file(path)(ParseError::at(1, 1, ErrorKind::Io(e.to_string()))))
-    };
+    let open = |path: &Path| open_file(path).map(std::io::BufReader::new);
     let map = grid_core::movingai::read_map(
         open(&benchmark.map)?,
         limits,

@@ -1,4 +1,4 @@
-//! `ghosts < datasets`: one line per dataset, the fewest steps or -1;
+//! `ghosts [FILE] < datasets`: one line per dataset, the fewest steps or -1;
 //! `ghosts --map FILE.map --scen FILE.scen --agents K`: the same for a MovingAI instance.
 
 use std::io::{self, BufWriter};
@@ -9,12 +9,16 @@ use clap::Parser;
 
 /// Fewest steps to bring every ghost home, all ghosts moving at once.
 ///
-/// Input: UVa 1601 "The Morning after Halloween" datasets on standard input (docs/ghosts.md).
+/// Input: UVa 1601 "The Morning after Halloween" datasets in FILE, or on standard input
+/// (docs/ghosts.md).
 ///
 /// Bad input is reported as `error: line L, column C: ...` with status 1 (docs/errors.md).
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Cli {
+    /// Read the datasets from this file instead of standard input.
+    #[arg(value_name = "FILE", conflicts_with = "map")]
+    input: Option<PathBuf>,
     /// After each answer, print every ghost's `row,col` after each step.
     #[arg(long)]
     plan: bool,
@@ -69,6 +73,9 @@ fn main() -> ExitCode {
             &mut output,
             &options,
         ),
-        _ => ghosts::run(io::stdin().lock(), &mut output, &options),
+        _ => match cli.input {
+            Some(path) => ghosts::run_file(&path, &mut output, &options),
+            None => ghosts::run(io::stdin().lock(), &mut output, &options),
+        },
     })
 }

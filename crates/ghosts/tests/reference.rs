@@ -177,7 +177,7 @@ fn fast_search_equals_plain_bfs_on_promise_keeping_maps() {
 fn official_sample_answers() {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../testdata/ghosts/sample.in"
+        "/../../testdata/fixtures/ghosts/uva1601-sample.in"
     ))
     .unwrap();
     let mut reader = CaseReader::new(text.as_bytes());

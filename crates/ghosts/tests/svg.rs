@@ -87,7 +87,9 @@ fn check_picture(dataset: &Dataset) -> usize {
 fn pictures_of_the_test_cases_replay_their_plans() {
     let mut checked = 0;
     let mut unsolvable = 0;
-    for entry in std::fs::read_dir("../../testdata/ghosts").unwrap() {
+    // The cases' inputs and the fixtures' (the official sample is a fixture).
+    let folders = ["../../testdata/ghosts", "../../testdata/fixtures/ghosts"];
+    for entry in folders.iter().flat_map(|f| std::fs::read_dir(f).unwrap()) {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "in") {
             for dataset in datasets(&std::fs::read_to_string(&path).unwrap()) {
@@ -142,7 +144,7 @@ fn run_binary(args: &[&str], input: &str) -> std::process::Output {
 #[test]
 fn the_binary_saves_one_picture_per_dataset() {
     let dir = scratch_dir("ghosts-svg");
-    let input = std::fs::read_to_string("../../testdata/ghosts/sample.in").unwrap();
+    let input = std::fs::read_to_string("../../testdata/fixtures/ghosts/uva1601-sample.in").unwrap();
     let file = dir.join("sample.svg");
     let with = run_binary(&["--svg", file.to_str().unwrap()], &input);
     let without = run_binary(&[], &input);
@@ -257,7 +259,7 @@ fn show_is_streamed_one_frame_at_a_time() {
 #[test]
 fn the_pictures_in_docs_are_up_to_date() {
     let dir = scratch_dir("ghosts-svg-docs");
-    let input = std::fs::read_to_string("../../testdata/ghosts/sample.in").unwrap();
+    let input = std::fs::read_to_string("../../testdata/fixtures/ghosts/uva1601-sample.in").unwrap();
     let out = run_binary(
         &["--svg", dir.join("ghosts-sample.svg").to_str().unwrap()],
         &input,
@@ -273,7 +275,7 @@ fn the_pictures_in_docs_are_up_to_date() {
         assert!(
             fresh == committed,
             "docs/{name} is stale: run `cargo run -p ghosts -- --svg docs/ghosts-sample.svg \
-             < testdata/ghosts/sample.in` and commit the result"
+             < testdata/fixtures/ghosts/uva1601-sample.in` and commit the result"
         );
     }
 }

@@ -23,6 +23,15 @@ pub enum RunError {
         /// What is wrong, and where.
         error: ParseError,
     },
+    /// A file named on the command line cannot be opened (it does not exist, or cannot
+    /// be read). Displayed as `cannot open FILE: why`.
+    #[error("cannot open {file}: {source}")]
+    Open {
+        /// The file, as named on the command line.
+        file: String,
+        /// Why.
+        source: io::Error,
+    },
     /// Writing the answers failed (for example standard output was closed).
     #[error("cannot write output: {0}")]
     Output(#[from] io::Error),
@@ -62,7 +71,12 @@ fn exit_code_telling(outcome: Result<(), RunError>, stderr: &mut impl Write) -> 
             tell(stderr, &report(&e));
             ExitCode::FAILURE
         }
-        Err(e @ (RunError::Output(_) | RunError::Picture { .. } | RunError::InFile { .. })) => {
+        Err(
+            e @ (RunError::Output(_)
+            | RunError::Picture { .. }
+            | RunError::InFile { .. }
+            | RunError::Open { .. }),
+        ) => {
             tell(stderr, &format_args!("error: {e}"));
             ExitCode::FAILURE
         }
