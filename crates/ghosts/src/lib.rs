@@ -172,7 +172,11 @@ pub fn run(
 ///
 /// # Errors
 /// [`RunError::Open`] when the file cannot be opened; else as [`run`].
-pub fn run_file(path: &Path, output: &mut impl Write, options: &RunOptions) -> Result<(), RunError> {
+pub fn run_file(
+    path: &Path,
+    output: &mut impl Write,
+    options: &RunOptions,
+) -> Result<(), RunError> {
     run(std::io::BufReader::new(open_file(path)?), output, options)
 }
 

@@ -144,7 +144,8 @@ fn run_binary(args: &[&str], input: &str) -> std::process::Output {
 #[test]
 fn the_binary_saves_one_picture_per_dataset() {
     let dir = scratch_dir("ghosts-svg");
-    let input = std::fs::read_to_string("../../testdata/fixtures/ghosts/uva1601-sample.in").unwrap();
+    let input =
+        std::fs::read_to_string("../../testdata/fixtures/ghosts/uva1601-sample.in").unwrap();
     let file = dir.join("sample.svg");
     let with = run_binary(&["--svg", file.to_str().unwrap()], &input);
     let without = run_binary(&[], &input);
@@ -259,7 +260,8 @@ fn show_is_streamed_one_frame_at_a_time() {
 #[test]
 fn the_pictures_in_docs_are_up_to_date() {
     let dir = scratch_dir("ghosts-svg-docs");
-    let input = std::fs::read_to_string("../../testdata/fixtures/ghosts/uva1601-sample.in").unwrap();
+    let input =
+        std::fs::read_to_string("../../testdata/fixtures/ghosts/uva1601-sample.in").unwrap();
     let out = run_binary(
         &["--svg", dir.join("ghosts-sample.svg").to_str().unwrap()],
         &input,

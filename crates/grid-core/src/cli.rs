@@ -32,6 +32,15 @@ pub enum RunError {
         /// Why.
         source: io::Error,
     },
+    /// A case named rather than located (a benchmark instance given by its files) could
+    /// not be answered within a limit. Displayed as `CASE: why`.
+    #[error("{case}: {reason}")]
+    Unanswered {
+        /// Which case, in words (its files, its number of agents).
+        case: String,
+        /// Which limit, in words.
+        reason: String,
+    },
     /// Writing the answers failed (for example standard output was closed).
     #[error("cannot write output: {0}")]
     Output(#[from] io::Error),
@@ -75,7 +84,8 @@ fn exit_code_telling(outcome: Result<(), RunError>, stderr: &mut impl Write) -> 
             e @ (RunError::Output(_)
             | RunError::Picture { .. }
             | RunError::InFile { .. }
-            | RunError::Open { .. }),
+            | RunError::Open { .. }
+            | RunError::Unanswered { .. }),
         ) => {
             tell(stderr, &format_args!("error: {e}"));
             ExitCode::FAILURE
