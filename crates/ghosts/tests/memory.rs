@@ -140,7 +140,7 @@ fn a_sat_decision_within_a_tight_budget() {
         assert_eq!(run.status, 1, "{run:?}");
         assert_eq!(run.stdout, "");
         let message = format!(
-            "error: {scen}: line 1, column 1: solving this case needs more than the memory \
+            "error: the 24 agents of {scen} on {map}: solving it needs more than the memory \
              budget of {budget} MiB (about "
         );
         assert!(run.stderr.starts_with(&message), "{run:?}");

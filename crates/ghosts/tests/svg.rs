@@ -8,7 +8,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use ghosts::generate::{Density, MapSpec};
-use ghosts::{Dataset, Options, read_dataset, solve};
+use ghosts::internals::read_dataset;
+use ghosts::{Dataset, Options, solve};
 use grid_core::CaseReader;
 use grid_core::rng::SplitMix64;
 
@@ -29,11 +30,12 @@ fn check_picture(dataset: &Dataset) -> usize {
     let options = Options {
         plan: true,
         memory_mib: 64,
+        ..Options::default()
     };
     let solution = solve(dataset, &options).unwrap();
     let plan = solution.as_ref().map(|s| s.plan().unwrap());
     let mut svg = Vec::new();
-    ghosts::svg::write_svg(&mut svg, dataset, plan).unwrap();
+    ghosts::internals::write_svg(&mut svg, dataset, plan).unwrap();
     let drawing = test_support::svg_reading::read(std::str::from_utf8(&svg).unwrap());
     let grid = dataset.grid();
     let n = dataset.ghost_count();
@@ -236,12 +238,13 @@ fn show_is_streamed_one_frame_at_a_time() {
     let options = Options {
         plan: true,
         memory_mib: 64,
+        ..Options::default()
     };
     let solution = solve(dataset, &options).unwrap().unwrap();
     let plan = solution.plan().unwrap();
     assert!(plan.len() > 800, "{} steps", plan.len());
     let mut out = Largest::default();
-    ghosts::plan::write_drawings(&mut out, dataset, plan).unwrap();
+    ghosts::internals::write_drawings(&mut out, dataset, plan).unwrap();
     let frame = n * (n + 1);
     assert_eq!(
         out.total,

@@ -128,10 +128,13 @@ fn read_outcome(stdout: &str, stderr: &str) -> Outcome {
 }
 
 /// The over-budget error of a run's standard error (`error: FILE: line L, column C:
-/// solving this case needs more than the memory budget of ...`), from `solving` on.
+/// solving this case needs more than the memory budget of ...` for the map's tables,
+/// `error: the K agents of S on M: solving it needs more than the memory budget of ...`
+/// for the search), from `solving` on.
 fn over_budget(stderr: &str) -> Option<String> {
     stderr.lines().find_map(|line| {
-        let start = line.find("solving this case needs more than the memory budget")?;
+        let end = line.find(" needs more than the memory budget")?;
+        let start = line[..end].rfind("solving ")?;
         Some(line[start..].to_owned())
     })
 }
