@@ -30,6 +30,7 @@ const SIZE: SizeFields<'static> = SizeFields {
     cols_name: "the number of columns",
 };
 
+#[cfg(any(test, feature = "internals"))]
 /// Reads the next maze, or `Ok(None)` at the terminator line `0 0` or at end of input.
 ///
 /// `max_cells` bounds rows x columns; the error for a larger header says how to raise it.

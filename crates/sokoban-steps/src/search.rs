@@ -109,6 +109,7 @@ impl<'p> Solver<'p> {
         }
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// Number of states the last [`Solver::fewest_steps`] expanded (for benchmarks).
     pub fn expanded(&self) -> usize {
         self.expanded
