@@ -17,7 +17,7 @@ use crate::problem::{Maze, NOTATION};
 
 /// The memory a maze's search needs per cell (walls included, since only the header is
 /// known when it is checked): the maze read, the cell numbering, the blocks, and the four
-/// per-state tables of [`crate::search`] (4 states a cell). Measured: a 1000 x 1000 open
+/// per-state tables of the search (4 states a cell). Measured: a 1000 x 1000 open
 /// room peaks at 190 MB (193 bytes a cell), a 500 x 500 one at 49 MB; mazes with walls
 /// need less.
 pub const BYTES_PER_CELL: u64 = 200;

@@ -158,7 +158,7 @@ pub fn expect_end(mut input: impl BufRead, lines_read: usize) -> Result<(), Pars
 /// [`solve`](crate::solve)'s business).
 ///
 /// # Errors
-/// As [`read_puzzle`]: the located [`ParseError`] the program would print.
+/// The located [`ParseError`] the program would print.
 impl FromStr for Puzzle {
     type Err = ParseError;
 
