@@ -40,6 +40,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
 mod board;
+mod finder;
 #[cfg(feature = "generate")]
 #[doc(hidden)]
 pub mod generate;
@@ -61,7 +62,10 @@ pub use run::{RunOptions, run};
 pub use solution::{Metric, Options, Solution, SolveError};
 pub use verify::{Counts, VerifyError, verify};
 
-/// The solution of `level` for `options.metric`, proven optimal on both keys.
+/// A solution of `level` for `options.metric`: proven optimal on both keys when
+/// [`Solution::is_proven`]; otherwise (the exact search reached a limit) a legal solution
+/// found by the finder first, with [`Solution::lower_bound`] the proven lower bound of the
+/// metric's first key.
 ///
 /// ```
 /// let level: sokoban::Level = "#####\n#@$.#\n#####\n".parse()?;
@@ -85,7 +89,7 @@ pub use verify::{Counts, VerifyError, verify};
 /// Exponential in the number of boxes in the worst case (the problem is PSPACE-complete);
 /// see the search's design notes in `docs/sokoban.md`.
 pub fn solve(level: &Level, options: &Options) -> Result<Option<Solution>, SolveError> {
-    search::solve(level, options)
+    finder::anytime::solve(level, options)
 }
 
 /// The search's internals, for the workspace's own tests and measurements only (feature
@@ -93,6 +97,7 @@ pub fn solve(level: &Level, options: &Options) -> Result<Option<Solution>, Solve
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals {
+    pub use crate::finder::{Guide, Halt, Options as FinderOptions, find};
     pub use crate::groups::GroupDeadlocks;
     pub use crate::search::{Stats, solve_counting};
 }

@@ -58,10 +58,18 @@ impl Default for RunOptions {
 }
 
 /// The answer line of one level: `PUSHES MOVES LURD` (`0 0` for a level solved at the
-/// start), `-1`, or `unknown: time|memory`.
+/// start), `unproven: PUSHES MOVES LURD >= LB` for a solution not proven optimal (LB the
+/// proven lower bound of the metric's first key), `-1`, or `unknown: time|memory`.
 fn answer_line(answer: &Result<Option<Solution>, SolveError>) -> String {
     match answer {
         Ok(Some(s)) if s.lurd().is_empty() => "0 0".to_owned(),
+        Ok(Some(s)) if !s.is_proven() => format!(
+            "unproven: {} {} {} >= {}",
+            s.pushes(),
+            s.moves(),
+            s.lurd(),
+            s.lower_bound()
+        ),
         Ok(Some(s)) => format!("{} {} {}", s.pushes(), s.moves(), s.lurd()),
         Ok(None) => "-1".to_owned(),
         Err(SolveError::Time) => "unknown: time".to_owned(),
