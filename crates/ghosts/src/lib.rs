@@ -251,7 +251,7 @@ pub fn run_file(
 /// `path` opened for reading, or the error that says it cannot be.
 fn open_file(path: &Path) -> Result<std::fs::File, RunError> {
     std::fs::File::open(path).map_err(|source| RunError::Open {
-        file: path.display().to_string(),
+        path: path.to_owned(),
         source,
     })
 }
