@@ -6,9 +6,6 @@
 //! tasks, `cargo xtask TASK --help` explains one, and an unknown flag exits with status 2.
 
 mod bench;
-mod bench_ghosts_many;
-mod bench_mapf;
-mod bench_sokoban;
 mod find_cases;
 mod gen_cases;
 mod peers;

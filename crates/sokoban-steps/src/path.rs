@@ -16,38 +16,68 @@
 //! The backward search: O(S log S) for the S states not pruned, plus their walk searches.
 //! The greedy part: O(k log k) per push for the k cells near optimal walks. Memory O(cells).
 
-use std::cmp::Reverse;
+use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::fmt;
 
-use grid_core::{CellId, Dir};
+use grid_core::{CellId, Dir, Move, UNREACHABLE};
 
-use crate::bound::{UNREACHED, state, steps_from_start_at_least, unpack};
+use crate::bound::steps_from_start_at_least;
+use crate::detour::{state, unpack};
 use crate::search::Solver;
 
-/// One step of the player: a direction, and whether it pushes the box.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Move {
-    /// Where the player steps.
-    pub dir: Dir,
-    /// Whether the step pushes the box one cell further in `dir`.
-    pub push: bool,
+/// An entry of the Dijkstra and A* queues of this module: an item (a state or a cell)
+/// by its key, the smallest key first and, among equal keys, the smallest item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Nearest {
+    key: u32,
+    item: u32,
 }
 
-impl Move {
-    /// The letter of the move: `nswe` for walks, `NSWE` for pushes.
-    pub fn letter(self) -> char {
-        if self.push {
-            self.dir.push_letter()
-        } else {
-            self.dir.walk_letter()
-        }
+impl Nearest {
+    fn new(key: u32, item: u32) -> Self {
+        Nearest { key, item }
     }
 }
 
-/// A step sequence, displayed as its letters.
+impl Ord for Nearest {
+    /// The heap pops the greatest: the smallest key, then the smallest item.
+    fn cmp(&self, other: &Self) -> Ordering {
+        (other.key, other.item).cmp(&(self.key, self.item))
+    }
+}
+
+impl PartialOrd for Nearest {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A step sequence, displayed as its letters (`nswe` walks, `NSWE` pushes).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct Path(pub Vec<Move>);
+pub struct Path(Vec<Move>);
+
+impl Path {
+    /// The steps, in order.
+    pub fn moves(&self) -> &[Move] {
+        &self.0
+    }
+
+    /// Number of steps, walks and pushes alike.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there is no step (the box started on the target).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Number of pushes.
+    pub fn pushes(&self) -> usize {
+        self.0.iter().filter(|m| m.push).count()
+    }
+}
 
 impl fmt::Display for Path {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -74,7 +104,7 @@ impl Solver<'_> {
         let target = puzzle.target();
         let (mut player, mut box_cell) = (puzzle.player(), puzzle.box_cell());
         let mut moves = Vec::with_capacity(optimum as usize);
-        let mut left = vec![UNREACHED; grid.cell_count()];
+        let mut left = vec![UNREACHABLE; grid.cell_count()];
         let mut touched = Vec::new();
         while box_cell != target {
             let remaining = optimum - moves.len() as u32;
@@ -86,7 +116,7 @@ impl Solver<'_> {
                 } else {
                     to_go[state(next, dir.opposite())]
                 };
-                (after != UNREACHED).then(|| after + 1)
+                (after != UNREACHABLE).then(|| after + 1)
             };
             // Walk until the optimal move is a push; every walk lowers `left` by one.
             loop {
@@ -95,7 +125,7 @@ impl Solver<'_> {
                     if next == box_cell {
                         push_value(dir) == Some(here)
                     } else {
-                        left[next.index()] != UNREACHED && left[next.index()] + 1 == here
+                        left[next.index()] != UNREACHABLE && left[next.index()] + 1 == here
                     }
                 });
                 // The values are exact along optimal solutions, so some move always fits;
@@ -114,7 +144,7 @@ impl Solver<'_> {
     }
 
     /// Per state, the steps still needed to bring the box home, exact on every state that
-    /// lies on an optimal solution of `optimum` steps (an overestimate or [`UNREACHED`]
+    /// lies on an optimal solution of `optimum` steps (an overestimate or [`UNREACHABLE`]
     /// elsewhere). Needs the tables of the forward search that found `optimum`.
     fn steps_to_go(&mut self, optimum: u32) -> Vec<u32> {
         let puzzle = self.puzzle;
@@ -133,28 +163,28 @@ impl Solver<'_> {
                 so_far_at_least[s].max(optimum.saturating_sub(solver.to_target[s]))
             }
         };
-        let mut to_go = vec![UNREACHED; self.to_target.len()];
-        let mut heap: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
+        let mut to_go = vec![UNREACHABLE; self.to_target.len()];
+        let mut heap: BinaryHeap<Nearest> = BinaryHeap::new();
         for side in Dir::ALL {
             if grid.neighbour(target, side).is_some() {
                 to_go[state(target, side)] = 0;
-                heap.push(Reverse((0, state(target, side) as u32)));
+                heap.push(Nearest::new(0, state(target, side) as u32));
             }
         }
-        while let Some(Reverse((d, s))) = heap.pop() {
+        while let Some(Nearest { key: d, item: s }) = heap.pop() {
             let s = s as usize;
             if d > to_go[s] {
                 continue;
             }
             let from_start = steps_from_start(self, s);
-            if from_start == UNREACHED || from_start.saturating_add(d) > optimum {
+            if from_start == UNREACHABLE || from_start.saturating_add(d) > optimum {
                 continue; // on no optimal solution
             }
             let (cell, side) = unpack(s);
             let mut relax = |t: usize, value: u32| {
                 if value < to_go[t] {
                     to_go[t] = value;
-                    heap.push(Reverse((value, t as u32)));
+                    heap.push(Nearest::new(value, t as u32));
                 }
             };
             // The push that ended here started with the box on the player's cell.
@@ -184,7 +214,7 @@ impl Solver<'_> {
     /// Manhattan distance is the heuristic), run until every cell whose estimate is at
     /// most `remaining` has been expanded: between two pushes the walk is short, so this
     /// touches a few cells instead of the whole board. Cells it did not settle keep a
-    /// value that is too large or [`UNREACHED`], which never looks optimal.
+    /// value that is too large or [`UNREACHABLE`], which never looks optimal.
     ///
     /// # Complexity
     /// O(k log k) for the k cells within the estimate.
@@ -200,14 +230,14 @@ impl Solver<'_> {
         let grid = self.puzzle.grid();
         let target = self.puzzle.target();
         for cell in touched.drain(..) {
-            left[cell.index()] = UNREACHED;
+            left[cell.index()] = UNREACHABLE;
         }
         let (player_row, player_col) = grid.position(player);
         let towards_player = |cell: CellId| {
             let (row, col) = grid.position(cell);
             (row.abs_diff(player_row) + col.abs_diff(player_col)) as u32
         };
-        let mut heap: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
+        let mut heap: BinaryHeap<Nearest> = BinaryHeap::new();
         for side in Dir::ALL {
             let (Some(at), Some(next)) = (
                 grid.neighbour(box_cell, side),
@@ -220,15 +250,22 @@ impl Solver<'_> {
             } else {
                 to_go[state(next, side)]
             };
-            if after != UNREACHED && after + 1 < left[at.index()] {
-                if left[at.index()] == UNREACHED {
+            if after != UNREACHABLE && after + 1 < left[at.index()] {
+                if left[at.index()] == UNREACHABLE {
                     touched.push(at);
                 }
                 left[at.index()] = after + 1;
-                heap.push(Reverse((after + 1 + towards_player(at), at.index() as u32)));
+                heap.push(Nearest::new(
+                    after + 1 + towards_player(at),
+                    at.index() as u32,
+                ));
             }
         }
-        while let Some(Reverse((estimate, c))) = heap.pop() {
+        while let Some(Nearest {
+            key: estimate,
+            item: c,
+        }) = heap.pop()
+        {
             if estimate > remaining {
                 break;
             }
@@ -239,11 +276,14 @@ impl Solver<'_> {
             }
             for (_, next) in grid.neighbours(cell) {
                 if next != box_cell && d + 1 < left[next.index()] {
-                    if left[next.index()] == UNREACHED {
+                    if left[next.index()] == UNREACHABLE {
                         touched.push(next);
                     }
                     left[next.index()] = d + 1;
-                    heap.push(Reverse((d + 1 + towards_player(next), next.index() as u32)));
+                    heap.push(Nearest::new(
+                        d + 1 + towards_player(next),
+                        next.index() as u32,
+                    ));
                 }
             }
         }

@@ -1,9 +1,9 @@
 //! What the search does on each level of an XSB collection: the answer, the CPU time and
-//! the search's counts ([`sokoban::search::Stats`]), one line per level, for measuring a
+//! the search's counts (`Stats`, through the workspace-only feature `internals`), one line per level, for measuring a
 //! change to the search.
 //!
 //! ```sh
-//! cargo run --release -p sokoban --example stats -- pushes 139 < Microban_155.xsb
+//! cargo run --release -p sokoban --features internals --example stats -- pushes 139 < Microban_155.xsb
 //! ```
 //!
 //! Arguments: the metric (`pushes` or `moves`, default `pushes`), then the levels (`N` or
@@ -12,8 +12,8 @@
 use std::io;
 use std::time::{Duration, Instant};
 
-use sokoban::search::solve_counting;
-use sokoban::{Collection, Level, Metric, SolveOptions};
+use sokoban::internals::solve_counting;
+use sokoban::{Collection, Metric, Options};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,24 +28,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         None => (1, usize::MAX),
     };
-    let mut options = SolveOptions::new(metric);
+    let mut options = Options {
+        metric,
+        ..Options::default()
+    };
     options.memory_mib = 4096;
     if let Some(seconds) = args.get(2) {
         options.time_limit = Some(Duration::from_secs_f64(seconds.parse()?));
     }
-    let mut collection = Collection::new(io::stdin().lock(), 1 << 16);
-    while let Some(text) = collection.next_level()? {
-        if text.number < first || text.number > last {
+    for level in Collection::new(io::stdin().lock(), 1 << 16) {
+        let level = level?;
+        if level.number() < first || level.number() > last {
             continue;
         }
-        let level = Level::from_text(&text)?;
         let started = Instant::now();
-        let (outcome, stats) = solve_counting(&level, &options);
-        let answer = outcome.to_string();
-        let counts: String = answer.split(' ').take(2).collect::<Vec<_>>().join(" ");
+        let (answer, stats) = solve_counting(&level, &options);
+        let counts = match answer {
+            Ok(Some(s)) => format!("{} {}", s.pushes(), s.moves()),
+            Ok(None) => "-1".to_owned(),
+            Err(limit) => format!("unknown: {limit}"),
+        };
         println!(
             "{}\t{counts}\t{:.2} s\t{stats:?}",
-            text.number,
+            level.number(),
             started.elapsed().as_secs_f64()
         );
     }

@@ -144,15 +144,14 @@ pub fn collection(seed: u64, count: usize, max_boxes: usize, max_side: usize) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Collection, Level};
+    use crate::Collection;
 
     #[test]
     fn every_generated_level_reads() {
         let text = collection(1, 500, 4, 6);
-        let mut levels = Collection::new(text.as_bytes(), 1 << 16);
         let mut count = 0;
-        while let Some(level) = levels.next_level().unwrap() {
-            let level = Level::from_text(&level).unwrap();
+        for level in Collection::new(text.as_bytes(), 1 << 16) {
+            let level = level.unwrap();
             assert!(level.stranded() || level.boxes().len() == level.goals().len());
             count += 1;
         }

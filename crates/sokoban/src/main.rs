@@ -1,36 +1,33 @@
-//! `sokoban`: reads XSB levels on standard input, writes their optimal solutions.
+//! `sokoban`: reads XSB levels from a file or standard input, writes their optimal
+//! solutions; the work is [`sokoban::run`].
 
-use std::io::{self, BufWriter};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Parser, ValueEnum};
-
-/// The metric, as on the command line.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum MetricArg {
-    /// Fewest pushes, then fewest moves.
-    Pushes,
-    /// Fewest moves, then fewest pushes.
-    Moves,
-}
+use clap::Parser;
 
 /// Sokoban levels in XSB: proven optimal LURD solutions, one per level.
 ///
-/// Input: XSB level collections, many boxes, on standard input (docs/sokoban.md).
+/// Input: XSB level collections, many boxes, from FILE or standard input
+/// (docs/sokoban.md).
 ///
 /// A malformed level is reported as `error: line L, column C: ...` and skipped; the run
 /// then ends with status 1 (docs/errors.md).
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Cli {
+    /// The XSB collection to read (default: standard input).
+    #[arg(value_name = "FILE")]
+    input: Option<PathBuf>,
     /// What to minimise first.
-    #[arg(long, value_enum, default_value_t = MetricArg::Pushes)]
-    metric: MetricArg,
+    #[arg(long, value_enum, default_value_t = sokoban::Metric::Pushes)]
+    metric: sokoban::Metric,
     /// Only level N, or levels A-B (1-based, in input order).
-    #[arg(long, value_parser = parse_range)]
-    level: Option<(usize, usize)>,
+    #[arg(long)]
+    level: Option<sokoban::LevelRange>,
     /// Give up on a level after this many seconds (answer `unknown: time`).
     #[arg(long, value_parser = parse_seconds, allow_negative_numbers = true)]
     time_limit: Option<Duration>,
@@ -43,28 +40,11 @@ struct Cli {
     /// Draw the level after every push of each solution.
     #[arg(long)]
     show: bool,
-    /// Save each answered level's solution as an animated SVG: FILE for the first,
-    /// FILE-2.svg, FILE-3.svg, ... for the next ones.
+    /// Save each solution printed as an animated SVG, named by its level's number N in
+    /// the input: FILE for level 1, FILE-N.svg (before FILE's extension) for level N.
+    /// Levels without a solution (-1, unknown) get no picture.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
-}
-
-fn parse_range(text: &str) -> Result<(usize, usize), String> {
-    let number = |s: &str| {
-        s.trim()
-            .parse::<usize>()
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| format!("expected a level number of at least 1, found '{s}'"))
-    };
-    let (first, last) = match text.split_once('-') {
-        Some((a, b)) => (number(a)?, number(b)?),
-        None => (number(text)?, number(text)?),
-    };
-    if first > last {
-        return Err(format!("the range {first}-{last} is empty"));
-    }
-    Ok((first, last))
 }
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {
@@ -79,11 +59,8 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let options = sokoban::RunOptions {
-        solve: sokoban::SolveOptions {
-            metric: match cli.metric {
-                MetricArg::Pushes => sokoban::Metric::Pushes,
-                MetricArg::Moves => sokoban::Metric::Moves,
-            },
+        solve: sokoban::Options {
+            metric: cli.metric,
             memory_mib: cli.memory_mib,
             time_limit: cli.time_limit,
         },
@@ -92,8 +69,18 @@ fn main() -> ExitCode {
         show: cli.show,
         svg: cli.svg,
     };
+    let input: Box<dyn BufRead> = match &cli.input {
+        None => Box::new(io::stdin().lock()),
+        Some(path) => match File::open(path) {
+            Ok(file) => Box::new(BufReader::new(file)),
+            Err(e) => {
+                let _ = writeln!(io::stderr(), "error: cannot open {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        },
+    };
     match sokoban::run(
-        io::stdin().lock(),
+        input,
         &mut BufWriter::new(io::stdout().lock()),
         &mut io::stderr().lock(),
         &options,

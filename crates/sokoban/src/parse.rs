@@ -15,6 +15,7 @@
 //! `--max-cells` allows.
 
 use std::io::{self, BufRead};
+use std::str::FromStr;
 
 use grid_core::{CellId, ErrorKind, Grid, ParseError};
 
@@ -28,6 +29,10 @@ pub const DEFAULT_MAX_CELLS: u64 = 1 << 16;
 /// search's states.
 pub const MAX_FLOOR: usize = u16::MAX as usize;
 
+/// The longest title line printed as it is, in bytes: a level whose title line is
+/// longer is refused with a located error (the line is measured, not stored, past it).
+pub const MAX_TITLE: usize = 1 << 20;
+
 /// Whether `byte` may appear in a level row.
 fn is_level_byte(byte: u8) -> bool {
     matches!(
@@ -39,31 +44,43 @@ fn is_level_byte(byte: u8) -> bool {
 /// One line of the input, with its end (`\n`, `\r\n`) removed.
 #[derive(Debug, Default)]
 struct Line {
-    /// Its first [`MAX_SIDE`] + 1 bytes at most.
+    /// Its first [`MAX_TITLE`] + 1 bytes at most.
     bytes: Vec<u8>,
     /// Its full length in bytes.
     len: usize,
+    /// Its length without its trailing spaces (what a row keeps).
+    content: usize,
     /// Made only of level bytes.
     level_bytes: bool,
+    /// Holds a `#`.
+    wall: bool,
+    /// Made only of white space.
+    blank: bool,
+    /// Carriage returns in it, a last one included.
+    returns: usize,
 }
 
 impl Line {
     /// A level row: only level bytes, with at least one wall.
     fn is_row(&self) -> bool {
-        self.level_bytes && self.bytes.contains(&b'#')
-    }
-
-    fn is_blank(&self) -> bool {
-        self.bytes.iter().all(u8::is_ascii_whitespace)
+        self.level_bytes && self.wall
     }
 }
 
-/// Reads one line into `line`, storing at most [`MAX_SIDE`] + 1 bytes of it; `false` at the
-/// end of the input.
+/// Reads one line into `line`, storing at most [`MAX_TITLE`] + 1 bytes of it and measuring
+/// the rest; `false` at the end of the input.
+///
+/// Why measure rather than store: a row may carry any number of trailing spaces (they are
+/// ignored) and a line any length, and memory stays bounded by [`MAX_TITLE`] either way.
 fn read_line(input: &mut impl BufRead, line: &mut Line) -> io::Result<bool> {
     line.bytes.clear();
     line.len = 0;
+    line.content = 0;
     line.level_bytes = true;
+    line.wall = false;
+    line.blank = true;
+    line.returns = 0;
+    let mut last = 0u8;
     let mut any = false;
     loop {
         let buffer = match input.fill_buf() {
@@ -79,42 +96,84 @@ fn read_line(input: &mut impl BufRead, line: &mut Line) -> io::Result<bool> {
             Some(i) => (&buffer[..i], Some(i + 1)),
             None => (buffer, None),
         };
+        if let Some(i) = chunk.iter().rposition(|&b| b != b' ' && b != b'\r') {
+            line.content = line.len + i + 1;
+        }
+        if let Some(&b) = chunk.last() {
+            last = b;
+        }
         line.len += chunk.len();
-        let room = (MAX_SIDE + 1).saturating_sub(line.bytes.len());
+        let room = (MAX_TITLE + 1).saturating_sub(line.bytes.len());
         line.bytes
             .extend_from_slice(&chunk[..chunk.len().min(room)]);
         // A '\r' is only allowed as the last byte (a "\r\n" end); checked below.
         line.level_bytes &= chunk.iter().all(|&b| is_level_byte(b) || b == b'\r');
+        line.wall |= chunk.contains(&b'#');
+        line.blank &= chunk.iter().all(u8::is_ascii_whitespace);
+        line.returns += chunk.iter().filter(|&&b| b == b'\r').count();
         let used = done.unwrap_or(chunk.len());
         input.consume(used);
         if done.is_some() {
             break;
         }
     }
-    if line.bytes.last() == Some(&b'\r') && line.len <= MAX_SIDE + 1 {
-        line.bytes.pop();
+    if last == b'\r' {
+        if line.bytes.len() == line.len {
+            line.bytes.pop();
+        }
         line.len -= 1;
+        line.returns -= 1;
     }
-    line.level_bytes &= !line.bytes.contains(&b'\r');
+    line.level_bytes &= line.returns == 0;
     Ok(any)
 }
 
 /// The text of one level as read: its rows, where it starts, its number and title.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LevelText {
+pub(crate) struct LevelText {
     /// 1-based number of the level in the input.
-    pub number: usize,
+    pub(crate) number: usize,
     /// The title line: the last comment line before the level, or `; N`.
-    pub title: String,
+    title: String,
     /// 1-based line of its first row.
-    pub line: usize,
-    /// Its rows, as read (not padded); empty when the level was refused for its size.
-    pub rows: Vec<Vec<u8>>,
+    line: usize,
+    /// Its rows, as read (not padded, trailing spaces dropped); empty when the level was
+    /// refused for its size.
+    rows: Vec<Vec<u8>>,
     /// Set when the level is beyond a size limit: the error, located.
-    pub refused: Option<ParseError>,
+    refused: Option<ParseError>,
 }
 
-/// Streams the levels of an XSB collection.
+impl LevelText {
+    /// Validates the level ([`Level::from_rows`]), its errors located in the input.
+    pub(crate) fn into_level(self) -> Result<Level, ParseError> {
+        if let Some(e) = self.refused {
+            return Err(e);
+        }
+        let line = self.line;
+        Level::from_rows(self.number, self.title, &self.rows).map_err(|e| e.located(line))
+    }
+}
+
+/// Reads the levels of an XSB collection one at a time, with their titles: an iterator
+/// over each level, or the located error that refused it.
+///
+/// After a refused level the next one is still read; after an error reading the input
+/// ([`ErrorKind::Io`]) the iterator ends.
+///
+/// ```
+/// let text = "; one\n#####\n#@$.#\n#####\n\n; two\n####\n#@@#\n####\n";
+/// let mut levels = sokoban::Collection::new(text.as_bytes(), sokoban::DEFAULT_MAX_CELLS);
+/// assert_eq!(levels.next().unwrap().unwrap().title(), "; one");
+/// let error = levels.next().unwrap().unwrap_err();
+/// assert_eq!(error.to_string(), "line 8, column 3: the player ('@' or '+') appears again \
+///                                (first at line 8, column 2)");
+/// assert!(levels.next().is_none());
+/// ```
+///
+/// # Complexity
+/// O(length of the input) time; memory O(rows x columns of one level), never more than
+/// its `max_cells` allows, and one line of at most [`MAX_TITLE`] bytes.
 #[derive(Debug)]
 pub struct Collection<R> {
     input: R,
@@ -124,10 +183,12 @@ pub struct Collection<R> {
     line_number: usize,
     levels: usize,
     max_cells: u64,
+    /// An error reading the input ended the collection.
+    failed: bool,
 }
 
 impl<R: BufRead> Collection<R> {
-    /// Levels of `input`, each refused when rows x longest row passes `max_cells`.
+    /// The levels of `input`, each refused when rows x longest row passes `max_cells`.
     pub fn new(input: R, max_cells: u64) -> Self {
         Collection {
             input,
@@ -136,6 +197,7 @@ impl<R: BufRead> Collection<R> {
             line_number: 0,
             levels: 0,
             max_cells,
+            failed: false,
         }
     }
 
@@ -150,13 +212,14 @@ impl<R: BufRead> Collection<R> {
     }
 
     /// The next level's text, or `None` at the end of the input. A level beyond the size
-    /// limits comes back with [`LevelText::refused`] set and its rows dropped, so that the
+    /// limits comes back with its error in `refused` and its rows dropped, so that the
     /// next level can still be read.
     ///
     /// # Errors
     /// Only when reading fails ([`ErrorKind::Io`]).
-    pub fn next_level(&mut self) -> Result<Option<LevelText>, ParseError> {
-        let mut title: Option<String> = None;
+    pub(crate) fn next_text(&mut self) -> Result<Option<LevelText>, ParseError> {
+        // The title: its text, or the line and length of one too long to print.
+        let mut title: Option<Result<String, (usize, usize)>> = None;
         loop {
             if !self.advance()? {
                 return Ok(None);
@@ -164,31 +227,49 @@ impl<R: BufRead> Collection<R> {
             if self.line.is_row() {
                 break;
             }
-            if !self.line.is_blank() {
-                let text = String::from_utf8_lossy(&self.line.bytes);
-                title = Some(text.trim_end().to_owned());
+            if !self.line.blank {
+                title = Some(if self.line.len > MAX_TITLE {
+                    Err((self.line_number, self.line.len))
+                } else {
+                    let text = String::from_utf8_lossy(&self.line.bytes);
+                    Ok(text.trim_end().to_owned())
+                });
             }
         }
         self.levels += 1;
         let start = self.line_number;
         let mut level = LevelText {
             number: self.levels,
-            title: title.unwrap_or_else(|| format!("; {}", self.levels)),
+            title: String::new(),
             line: start,
             rows: Vec::new(),
             refused: None,
         };
+        match title {
+            Some(Ok(text)) => level.title = text,
+            None => level.title = format!("; {}", self.levels),
+            Some(Err((line, len))) => {
+                level.refused = Some(too_large(
+                    line,
+                    "the length of this title line",
+                    len as u64,
+                    MAX_TITLE as u64,
+                    "",
+                ));
+            }
+        }
         let mut width = 0usize;
         loop {
             let row_line = self.line_number;
+            let len = self.line.content;
             if level.refused.is_none() {
-                width = width.max(self.line.len);
+                width = width.max(len);
                 let rows = level.rows.len() as u64 + 1;
-                if self.line.len > MAX_SIDE {
+                if len > MAX_SIDE {
                     level.refused = Some(too_large(
                         row_line,
                         "the length of this row",
-                        self.line.len as u64,
+                        len as u64,
                         MAX_SIDE as u64,
                         "",
                     ));
@@ -209,7 +290,7 @@ impl<R: BufRead> Collection<R> {
                         "; raise it with --max-cells",
                     ));
                 } else {
-                    level.rows.push(self.line.bytes.clone());
+                    level.rows.push(self.line.bytes[..len].to_vec());
                 }
                 if level.refused.is_some() {
                     level.rows = Vec::new();
@@ -225,6 +306,30 @@ impl<R: BufRead> Collection<R> {
         }
         Ok(Some(level))
     }
+
+    /// How many levels have been read so far: the number of the last one returned.
+    pub fn levels_read(&self) -> usize {
+        self.levels
+    }
+}
+
+impl<R: BufRead> Iterator for Collection<R> {
+    type Item = Result<Level, ParseError>;
+
+    /// The next level, or the located error that refused it; `None` at the end of the
+    /// input and after an error reading it.
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        match self.next_text() {
+            Ok(text) => text.map(LevelText::into_level),
+            Err(e) => {
+                self.failed = true;
+                Some(Err(e))
+            }
+        }
+    }
 }
 
 fn too_large(line: usize, what: &str, value: u64, limit: u64, hint: &str) -> ParseError {
@@ -238,6 +343,115 @@ fn too_large(line: usize, what: &str, value: u64, limit: u64, hint: &str) -> Par
             hint: hint.to_owned(),
         },
     )
+}
+
+/// Why rows do not make a level ([`Level::new`]); rows and columns count from 1 in the
+/// rows given.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LevelError {
+    /// A character that is not one of `#@+$*. -_`.
+    #[error("row {row}, column {column}: {found} is not one of #@+$*. -_")]
+    NotXsb {
+        /// Its row.
+        row: usize,
+        /// Its column (in characters).
+        column: usize,
+        /// The character, described.
+        found: String,
+    },
+    /// A second player (`@` or `+`).
+    #[error(
+        "row {row}, column {column}: a second player (the first is at row {first_row}, column {first_column})"
+    )]
+    SecondPlayer {
+        /// Its row.
+        row: usize,
+        /// Its column.
+        column: usize,
+        /// The first player's row.
+        first_row: usize,
+        /// The first player's column.
+        first_column: usize,
+    },
+    /// No player.
+    #[error("no player ('@' or '+')")]
+    NoPlayer,
+    /// No box.
+    #[error("no box ('$' or '*')")]
+    NoBox,
+    /// Not as many goals as boxes.
+    #[error("{boxes} boxes and {goals} goals")]
+    GoalCount {
+        /// The boxes (`$`, `*`).
+        boxes: usize,
+        /// The goals (`.`, `*`, `+`).
+        goals: usize,
+    },
+    /// More than [`MAX_SIDE`] rows or columns, or more than [`MAX_FLOOR`] floor cells.
+    #[error("{what} is {value}, above the limit of {limit}")]
+    TooLarge {
+        /// What is too large, in words.
+        what: &'static str,
+        /// Its value.
+        value: usize,
+        /// The limit.
+        limit: usize,
+    },
+}
+
+impl LevelError {
+    /// The error as the reader reports it, for a level whose first row is line `line`.
+    fn located(self, line: usize) -> ParseError {
+        match self {
+            LevelError::NotXsb { row, column, found } => ParseError::at(
+                line + row - 1,
+                column,
+                ErrorKind::Unexpected {
+                    expected: "one of #@+$*. -_".to_owned(),
+                    found,
+                },
+            ),
+            LevelError::SecondPlayer {
+                row,
+                column,
+                first_row,
+                first_column,
+            } => ParseError::at(
+                line + row - 1,
+                column,
+                ErrorKind::Repeated {
+                    what: "the player ('@' or '+')".to_owned(),
+                    first_line: line + first_row - 1,
+                    first_column,
+                },
+            ),
+            LevelError::NoPlayer => ParseError::at(
+                line,
+                1,
+                ErrorKind::Missing {
+                    what: "player ('@' or '+')".to_owned(),
+                },
+            ),
+            LevelError::NoBox => ParseError::at(
+                line,
+                1,
+                ErrorKind::Missing {
+                    what: "box ('$' or '*')".to_owned(),
+                },
+            ),
+            LevelError::GoalCount { boxes, goals } => ParseError::at(
+                line,
+                1,
+                ErrorKind::Unexpected {
+                    expected: format!("as many goals as boxes ({boxes})"),
+                    found: format!("{goals} goal{}", if goals == 1 { "" } else { "s" }),
+                },
+            ),
+            LevelError::TooLarge { what, value, limit } => {
+                too_large(line, what, value as u64, limit as u64, "")
+            }
+        }
+    }
 }
 
 /// A Sokoban level: the floor the player can reach, the boxes, the goals and the player.
@@ -260,21 +474,61 @@ pub struct Level {
 }
 
 impl Level {
-    /// Validates a level read by [`Collection::next_level`].
+    /// The level of these rows (XSB, not padded; trailing spaces are ignored), with this
+    /// title and number 1.
+    ///
+    /// ```
+    /// let level = sokoban::Level::new("; a corridor", &["#######", "#@ $ .#", "#######"])?;
+    /// assert_eq!(level.title(), "; a corridor");
+    /// # Ok::<(), sokoban::LevelError>(())
+    /// ```
     ///
     /// # Errors
-    /// A located [`ParseError`]: the size refusal of the text, no player, a second player,
-    /// no box, different numbers of boxes and goals, more than [`MAX_FLOOR`] floor cells.
+    /// A character that is not XSB, no player or a second one, no box, not as many goals
+    /// as boxes, more than [`MAX_SIDE`] rows or columns, more than [`MAX_FLOOR`] floor
+    /// cells ([`LevelError`]).
     ///
     /// # Complexity
     /// O(rows x columns).
-    pub fn from_text(text: &LevelText) -> Result<Self, ParseError> {
-        if let Some(e) = &text.refused {
-            return Err(e.clone());
+    pub fn new(title: &str, rows: &[&str]) -> Result<Self, LevelError> {
+        if rows.len() > MAX_SIDE {
+            return Err(LevelError::TooLarge {
+                what: "the number of rows",
+                value: rows.len(),
+                limit: MAX_SIDE,
+            });
         }
-        let height = text.rows.len();
-        let width = text.rows.iter().map(Vec::len).max().unwrap_or(0);
-        let byte = |r: usize, c: usize| text.rows[r].get(c).copied().unwrap_or(b' ');
+        let mut bytes = Vec::with_capacity(rows.len());
+        for (r, row) in rows.iter().enumerate() {
+            let row = row.trim_end_matches(' ');
+            if let Some((column, c)) = row
+                .chars()
+                .enumerate()
+                .find(|&(_, c)| !u8::try_from(c).is_ok_and(is_level_byte))
+            {
+                return Err(LevelError::NotXsb {
+                    row: r + 1,
+                    column: column + 1,
+                    found: grid_core::error::describe_char(c),
+                });
+            }
+            if row.len() > MAX_SIDE {
+                return Err(LevelError::TooLarge {
+                    what: "the length of a row",
+                    value: row.len(),
+                    limit: MAX_SIDE,
+                });
+            }
+            bytes.push(row.as_bytes().to_vec());
+        }
+        Level::from_rows(1, title.to_owned(), &bytes)
+    }
+
+    /// Validates rows of level bytes, at most [`MAX_SIDE`] of at most [`MAX_SIDE`] bytes.
+    fn from_rows(number: usize, title: String, rows: &[Vec<u8>]) -> Result<Self, LevelError> {
+        let height = rows.len();
+        let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+        let byte = |r: usize, c: usize| rows[r].get(c).copied().unwrap_or(b' ');
         let mut player: Option<(usize, usize)> = None;
         let (mut box_count, mut goal_count) = (0usize, 0usize);
         for r in 0..height {
@@ -282,15 +536,12 @@ impl Level {
                 let b = byte(r, c);
                 if matches!(b, b'@' | b'+') {
                     if let Some((pr, pc)) = player {
-                        return Err(ParseError::at(
-                            text.line + r,
-                            c + 1,
-                            ErrorKind::Repeated {
-                                what: "the player ('@' or '+')".to_owned(),
-                                first_line: text.line + pr,
-                                first_column: pc + 1,
-                            },
-                        ));
+                        return Err(LevelError::SecondPlayer {
+                            row: r + 1,
+                            column: c + 1,
+                            first_row: pr + 1,
+                            first_column: pc + 1,
+                        });
                     }
                     player = Some((r, c));
                 }
@@ -299,35 +550,16 @@ impl Level {
             }
         }
         let Some((pr, pc)) = player else {
-            return Err(ParseError::at(
-                text.line,
-                1,
-                ErrorKind::Missing {
-                    what: "player ('@' or '+')".to_owned(),
-                },
-            ));
+            return Err(LevelError::NoPlayer);
         };
         if box_count == 0 {
-            return Err(ParseError::at(
-                text.line,
-                1,
-                ErrorKind::Missing {
-                    what: "box ('$' or '*')".to_owned(),
-                },
-            ));
+            return Err(LevelError::NoBox);
         }
         if box_count != goal_count {
-            return Err(ParseError::at(
-                text.line,
-                1,
-                ErrorKind::Unexpected {
-                    expected: format!("as many goals as boxes ({box_count})"),
-                    found: format!(
-                        "{goal_count} goal{}",
-                        if goal_count == 1 { "" } else { "s" }
-                    ),
-                },
-            ));
+            return Err(LevelError::GoalCount {
+                boxes: box_count,
+                goals: goal_count,
+            });
         }
         // The floor: what the player reaches from its square, walls stopping it, boxes not.
         let open = |r: usize, c: usize| byte(r, c) != b'#';
@@ -351,13 +583,11 @@ impl Level {
             }
         }
         if floor > MAX_FLOOR {
-            return Err(too_large(
-                text.line,
-                "the number of floor cells",
-                floor as u64,
-                MAX_FLOOR as u64,
-                "",
-            ));
+            return Err(LevelError::TooLarge {
+                what: "the number of floor cells",
+                value: floor,
+                limit: MAX_FLOOR,
+            });
         }
         let grid = Grid::new(height, width, |r, c| reach[r * width + c]);
         let (mut boxes, mut goals) = (Vec::new(), Vec::new());
@@ -386,8 +616,8 @@ impl Level {
             .map(|i| byte(i / width, i % width) == b'#')
             .collect();
         Ok(Level {
-            number: text.number,
-            title: text.title.clone(),
+            number,
+            title,
             player: grid.cell(pr, pc).unwrap_or(CellId::new(0)),
             grid,
             boxes,
@@ -397,22 +627,10 @@ impl Level {
         })
     }
 
-    /// Parses the first level of `xsb` (for tests and tools).
-    ///
-    /// # Errors
-    /// As [`Level::from_text`]; a text without a level is "this case has no level".
-    pub fn from_xsb(xsb: &str) -> Result<Self, ParseError> {
-        let mut collection = Collection::new(xsb.as_bytes(), DEFAULT_MAX_CELLS);
-        match collection.next_level()? {
-            Some(text) => Level::from_text(&text),
-            None => Err(ParseError::at(
-                1,
-                1,
-                ErrorKind::Missing {
-                    what: "level".to_owned(),
-                },
-            )),
-        }
+    /// Parses the first level of `xsb` (for the crate's tests and tools).
+    #[cfg(test)]
+    pub(crate) fn from_xsb(xsb: &str) -> Result<Self, ParseError> {
+        xsb.parse()
     }
 
     /// 1-based number in its collection.
@@ -491,17 +709,41 @@ impl Level {
     }
 }
 
+impl FromStr for Level {
+    type Err = ParseError;
+
+    /// The first level of an XSB text (its title and every rule as [`Collection`] reads
+    /// them, with [`DEFAULT_MAX_CELLS`]).
+    ///
+    /// # Errors
+    /// The located [`ParseError`] of the first level, or "no level" when the text has
+    /// none.
+    fn from_str(xsb: &str) -> Result<Self, ParseError> {
+        match Collection::new(xsb.as_bytes(), DEFAULT_MAX_CELLS).next() {
+            Some(level) => level,
+            None => Err(no_level()),
+        }
+    }
+}
+
+/// The error of an input without a level.
+pub(crate) fn no_level() -> ParseError {
+    ParseError::at(
+        1,
+        1,
+        ErrorKind::Unexpected {
+            expected: "a level (rows of #@+$*. -_ with a '#')".to_owned(),
+            found: "no level in the input".to_owned(),
+        },
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn levels(text: &str) -> Vec<Result<Level, ParseError>> {
-        let mut collection = Collection::new(text.as_bytes(), DEFAULT_MAX_CELLS);
-        let mut out = Vec::new();
-        while let Some(level) = collection.next_level().unwrap() {
-            out.push(Level::from_text(&level));
-        }
-        out
+        Collection::new(text.as_bytes(), DEFAULT_MAX_CELLS).collect()
     }
 
     #[test]
@@ -554,21 +796,99 @@ mod tests {
     #[test]
     fn size_limits_refuse_before_storing() {
         let mut collection = Collection::new("####\n#@$.#\n####\n".as_bytes(), 8);
-        let text = collection.next_level().unwrap().unwrap();
+        let text = collection.next_text().unwrap().unwrap();
         assert!(text.rows.is_empty());
         assert_eq!(
-            Level::from_text(&text).unwrap_err().to_string(),
+            text.into_level().unwrap_err().to_string(),
             "line 1, column 1: the number of cells (2 rows x 5 columns so far) is 10, above \
              the limit of 8; raise it with --max-cells"
         );
         let long = format!("#@$.{}\n", "#".repeat(5000));
         let mut collection = Collection::new(long.as_bytes(), u64::MAX);
-        let text = collection.next_level().unwrap().unwrap();
+        let text = collection.next_text().unwrap().unwrap();
+        assert!(text.rows.is_empty());
         assert!(
-            Level::from_text(&text)
+            text.into_level()
                 .unwrap_err()
                 .to_string()
                 .contains("the length of this row is 5004")
+        );
+    }
+
+    #[test]
+    fn trailing_spaces_are_measured_not_stored() {
+        let spaces = " ".repeat(5000);
+        let text = format!("#####{spaces}\n#@$.#{spaces}\r\n#####{spaces}\n");
+        let mut collection = Collection::new(text.as_bytes(), DEFAULT_MAX_CELLS);
+        let level = collection.next_text().unwrap().unwrap();
+        assert_eq!(
+            level.rows,
+            [b"#####".to_vec(), b"#@$.#".to_vec(), b"#####".to_vec()]
+        );
+        assert!(level.into_level().is_ok());
+    }
+
+    #[test]
+    fn long_titles_are_kept_whole_up_to_the_limit() {
+        let title = format!("; {}", "t".repeat(10_000));
+        let text = format!("{title}\n#####\n#@$.#\n#####\n");
+        assert_eq!(text.parse::<Level>().unwrap().title(), title);
+        let title = format!("; {}", "t".repeat(MAX_TITLE));
+        let text =
+            format!("; ignored\n{title}\n#####\n#@$.#\n#####\n\n; next\n#####\n#@$.#\n#####\n");
+        let all = levels(&text);
+        assert_eq!(
+            all[0].as_ref().unwrap_err().to_string(),
+            format!(
+                "line 2, column 1: the length of this title line is {}, above the limit of {MAX_TITLE}",
+                MAX_TITLE + 2
+            )
+        );
+        assert_eq!(all[1].as_ref().unwrap().title(), "; next");
+    }
+
+    #[test]
+    fn an_input_without_a_level_is_an_error() {
+        let only_returns = "; a\r#####\r#@$.#\r#####\r";
+        assert_eq!(levels(only_returns).len(), 0);
+        assert!(
+            only_returns
+                .parse::<Level>()
+                .unwrap_err()
+                .to_string()
+                .contains("no level")
+        );
+    }
+
+    #[test]
+    fn new_checks_the_rows() {
+        let level = Level::new("t", &["#####  ", "#@$.#", "#####"]).unwrap();
+        assert_eq!(level, "t\n#####\n#@$.#\n#####\n".parse().unwrap());
+        assert_eq!(
+            Level::new("t", &["#####", "#@$x#"]).unwrap_err(),
+            LevelError::NotXsb {
+                row: 2,
+                column: 4,
+                found: "'x'".to_owned()
+            }
+        );
+        assert_eq!(
+            Level::new("t", &["#@@$.#"]).unwrap_err(),
+            LevelError::SecondPlayer {
+                row: 1,
+                column: 3,
+                first_row: 1,
+                first_column: 2
+            }
+        );
+        assert_eq!(
+            Level::new("t", &["#$.#"]).unwrap_err(),
+            LevelError::NoPlayer
+        );
+        assert_eq!(Level::new("t", &["#@.#"]).unwrap_err(), LevelError::NoBox);
+        assert_eq!(
+            Level::new("t", &["#@$$.#"]).unwrap_err(),
+            LevelError::GoalCount { boxes: 2, goals: 1 }
         );
     }
 }

@@ -21,3 +21,32 @@ fn bad_input() {
         insta::assert_snapshot!(checked_case(BINARY, case));
     });
 }
+
+/// The input may be named on the command line instead of coming on standard input.
+#[test]
+fn a_file_named_on_the_command_line_is_read() {
+    let case = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/sokoban/docs-example.in"
+    );
+    let output = std::process::Command::new(BINARY)
+        .arg(case)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let known = std::fs::read_to_string(case.replace(".in", ".out")).unwrap();
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), known);
+
+    let output = std::process::Command::new(BINARY)
+        .arg("no-such-file.xsb")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with("error: cannot open no-such-file.xsb: "),
+        "{stderr}"
+    );
+}

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use grid_core::rng::SplitMix64;
-use sokoban::{Collection, Level, Metric, RunOptions, SolveOptions, generate, run, verify};
+use sokoban::{Collection, Metric, Options, RunOptions, generate, run, verify};
 use test_support::mutate::{answered_rounds, mutate};
 
 /// The bytes of XSB levels, for plausible insertions.
@@ -16,7 +16,7 @@ const ALPHABET: &[u8] = b"#@+$*. -_;\n";
 
 fn options(metric: Metric) -> RunOptions {
     RunOptions {
-        solve: SolveOptions {
+        solve: Options {
             metric,
             memory_mib: 16,
             time_limit: Some(Duration::from_millis(20)),
@@ -37,13 +37,9 @@ fn check(input: &[u8], metric: Metric) -> bool {
         assert!(line.starts_with("error: line "), "{line}");
     }
     // The well-formed levels, in order, are the ones answered.
-    let mut levels = Vec::new();
-    let mut collection = Collection::new(input, options.max_cells);
-    while let Some(text) = collection.next_level().unwrap() {
-        if let Ok(level) = Level::from_text(&text) {
-            levels.push(level);
-        }
-    }
+    let levels: Vec<_> = Collection::new(input, options.max_cells)
+        .filter_map(Result::ok)
+        .collect();
     let out = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2 * levels.len(), "{out}");

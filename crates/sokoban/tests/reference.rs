@@ -12,9 +12,8 @@ use std::collections::{BinaryHeap, HashMap};
 
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Dir};
-use sokoban::groups::GroupDeadlocks;
-use sokoban::search::{Stats, solve_counting};
-use sokoban::{Collection, Level, Metric, Outcome, SolveOptions, generate, verify};
+use sokoban::internals::{GroupDeadlocks, Stats, solve_counting};
+use sokoban::{Collection, Level, Metric, Options, generate, verify};
 
 /// Fewest (pushes, moves) for the metric's order of keys, or `None` when unsolvable.
 fn reference(level: &Level, metric: Metric) -> Option<(u32, u32)> {
@@ -82,27 +81,29 @@ fn fast(level: &Level, metric: Metric) -> Option<(u32, u32)> {
 
 /// [`fast`], and what the search did.
 fn fast_counting(level: &Level, metric: Metric) -> (Option<(u32, u32)>, Stats) {
-    let (outcome, stats) = solve_counting(level, &SolveOptions::new(metric));
-    let answer = match outcome {
-        Outcome::Solved(s) => {
-            let counts = verify(level, &s.lurd)
-                .unwrap_or_else(|e| panic!("{}: {e}: {}", level.title(), s.lurd));
-            assert_eq!((counts.pushes, counts.moves), (s.pushes, s.moves));
-            Some((s.pushes, s.moves))
+    let options = Options {
+        metric,
+        ..Options::default()
+    };
+    let (answer, stats) = solve_counting(level, &options);
+    let answer = match answer {
+        Ok(Some(s)) => {
+            let counts = verify(level, s.lurd())
+                .unwrap_or_else(|e| panic!("{}: {e}: {}", level.title(), s.lurd()));
+            assert_eq!((counts.pushes, counts.moves), (s.pushes(), s.moves()));
+            assert!(s.is_proven());
+            Some((s.pushes(), s.moves()))
         }
-        Outcome::Unsolvable => None,
-        Outcome::Unknown(limit) => panic!("{}: stopped by {limit}", level.title()),
+        Ok(None) => None,
+        Err(limit) => panic!("{}: stopped: {limit}", level.title()),
     };
     (answer, stats)
 }
 
 fn levels(text: &str) -> Vec<Level> {
-    let mut collection = Collection::new(text.as_bytes(), 1 << 16);
-    let mut out = Vec::new();
-    while let Some(t) = collection.next_level().unwrap() {
-        out.push(Level::from_text(&t).unwrap());
-    }
-    out
+    Collection::new(text.as_bytes(), 1 << 16)
+        .map(Result::unwrap)
+        .collect()
 }
 
 /// Asserts that the solver's answer for `level` by `metric` equals the reference's;
@@ -220,7 +221,9 @@ fn group_deadlocks_equal_the_exhaustive_reference() {
                 let mut boxes: Vec<CellId> = squares[..m].iter().map(|&c| CellId::new(c)).collect();
                 boxes.sort_unstable();
                 let drawn = level.draw(&boxes, CellId::new(squares[m]));
-                let placed = Level::from_xsb(&drawn).unwrap_or_else(|e| panic!("{e}\n{drawn}"));
+                let placed = drawn
+                    .parse::<Level>()
+                    .unwrap_or_else(|e| panic!("{e}\n{drawn}"));
                 let b: Vec<usize> = placed.boxes().iter().map(|c| c.index()).collect();
                 let p = placed.player().index();
                 let is_dead = if m == 2 {
@@ -277,8 +280,8 @@ fn one_box_equals_sokoban_path_pushes_and_walks() {
         let maze: sokoban_path::Maze = text.parse().unwrap();
         let want = sokoban_path::solve(&maze, &sokoban_path::Options::default())
             .unwrap()
-            .map(|s| (s.pushes() as u32, (s.pushes() as u64 + s.walks()) as u32));
-        let level = Level::from_xsb(&path_maze_to_xsb(&text)).unwrap();
+            .map(|s| (s.pushes() as u32, (s.pushes() + s.walks()) as u32));
+        let level = path_maze_to_xsb(&text).parse::<Level>().unwrap();
         assert_eq!(fast(&level, Metric::Pushes), want, "{text}");
         solved += usize::from(want.is_some());
     }
@@ -312,7 +315,7 @@ fn one_box_equals_sokoban_steps_steps() {
             xsb.push_str(&format!("#{row}#\n"));
         }
         xsb.push_str(&format!("{}\n", "#".repeat(width + 2)));
-        let level = Level::from_xsb(&xsb).unwrap();
+        let level = xsb.parse::<Level>().unwrap();
         assert_eq!(
             fast(&level, Metric::Moves).map(|(_, m)| m),
             want,

@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::bench::{Measure, measure};
+use super::measure::{Measure, measure};
 use crate::process::{cargo, root, run as run_command, target_dir};
 
 /// The 12 maps of the benchmark subset, in the order the table shows them.
@@ -51,28 +51,43 @@ const KNOWN: [(&str, &str, usize, u32); 11] = [
     ("room-32-32-4", "random-1", 20, 46),
 ];
 
-/// The flags of the `mapf` rows.
+/// The flags of `bench mapf`.
 #[derive(Debug, Clone, clap::Args)]
-// Named apart from the other flattened groups: clap refuses two of one name.
-#[group(id = "mapf_args")]
-pub struct MapfArgs {
-    /// mapf rows: CPU seconds an instance may take (default 60).
+pub struct Args {
+    /// K = 10 and 20 only: a check that everything runs, not figures.
+    #[arg(long)]
+    quick: bool,
+    /// CPU seconds an instance may take.
     #[arg(long, default_value_t = 60.0)]
-    mapf_limit: f64,
-    /// mapf rows: the agent counts, comma separated (default 10,20,40,80); past 80, each
-    /// map and scenario stops at its first instance not answered within the limit.
+    limit: f64,
+    /// The agent counts, comma separated (default 10,20,40,80); past 80, each map and
+    /// scenario stops at its first instance not answered within the limit.
     #[arg(long, value_delimiter = ',')]
     agents: Vec<usize>,
-    /// mapf rows: only these maps, comma separated (default: all 12).
-    #[arg(long, value_delimiter = ',')]
-    maps: Vec<String>,
-    /// mapf rows: the scenarios, comma separated (default random-1,even-1).
+    /// Only these maps, comma separated (default: the 12 of the sweep).
+    #[arg(long, value_delimiter = ',', value_name = "MAP")]
+    only: Vec<String>,
+    /// The scenarios, comma separated (default random-1,even-1).
     #[arg(long, value_delimiter = ',')]
     scenarios: Vec<String>,
-    /// mapf rows: the `--memory-mib` of every run (default 4096; the program's own default
-    /// is 1024). A run past it answers with the over-budget error, shown as `budget`.
+    /// The `--memory-mib` of every run (the program's own default is 1024). A run past
+    /// it answers with the over-budget error, shown as `budget`.
     #[arg(long, default_value_t = 4096)]
-    mapf_memory_mib: u64,
+    memory_mib: u64,
+}
+
+impl Args {
+    /// The flags of a plain `bench mapf [--quick]`.
+    pub fn defaults(quick: bool) -> Args {
+        Args {
+            quick,
+            limit: 60.0,
+            agents: Vec::new(),
+            only: Vec::new(),
+            scenarios: Vec::new(),
+            memory_mib: 4096,
+        }
+    }
 }
 
 /// Where the benchmark is looked for: `$MAPF_BENCHMARK`, by default `../shared/mapf` beside
@@ -132,7 +147,7 @@ fn agent_lines(path: &Path) -> Result<usize, String> {
 }
 
 /// `cargo xtask bench mapf`.
-pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
+pub fn run(args: &Args) -> Result<(), String> {
     let dir = benchmark_dir();
     if !dir.join("maps").is_dir() {
         println!(
@@ -142,7 +157,7 @@ pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
         return Ok(());
     }
     let mut agents = if args.agents.is_empty() {
-        if quick {
+        if args.quick {
             vec![10, 20]
         } else {
             vec![10, 20, 40, 80]
@@ -152,18 +167,18 @@ pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
     };
     agents.sort_unstable();
     agents.dedup();
-    let maps: Vec<String> = if args.maps.is_empty() {
+    let maps: Vec<String> = if args.only.is_empty() {
         MAPS.iter().map(|&m| m.to_owned()).collect()
     } else {
-        args.maps.clone()
+        args.only.clone()
     };
     let scenarios: Vec<String> = if args.scenarios.is_empty() {
         vec!["random-1".to_owned(), "even-1".to_owned()]
     } else {
         args.scenarios.clone()
     };
-    let limit = args.mapf_limit;
-    let memory_mib = args.mapf_memory_mib;
+    let limit = args.limit;
+    let memory_mib = args.memory_mib;
     let mut build = cargo();
     build.args(["build", "--release", "--quiet", "-p", "ghosts"]);
     run_command(build)?;
@@ -192,59 +207,15 @@ pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
                     break;
                 }
                 asked += 1;
-                // Each instance's answer and trace are kept (and two benches at once do
-                // not share files).
-                let stem = format!("mapf-{map}-{scenario}-{k}");
-                let (out, err) = (
-                    work.join(format!("{stem}.out")),
-                    work.join(format!("{stem}.err")),
-                );
-                // The CPU limit is the shell's `ulimit -t` (SIGXCPU ends the run, leaving no
-                // answer); the trace goes to a file for the bound and the method. Status 1
-                // (an error: over the memory budget) still counts as measured, so that its
-                // seconds are shown; the trace tells what it was.
-                let script = format!(
-                    "ulimit -t {}; \"$0\" \"$@\" 2>'{}'; s=$?; [ $s -eq 1 ] && exit 0; exit $s",
-                    limit.ceil() as u64 + 1,
-                    err.display()
-                );
-                let args = [
-                    "-c".to_owned(),
-                    script,
-                    binary.display().to_string(),
-                    "--map".to_owned(),
-                    map_file.display().to_string(),
-                    "--scen".to_owned(),
-                    scen_file.display().to_string(),
-                    "--agents".to_owned(),
-                    k.to_string(),
-                    "--memory-mib".to_owned(),
-                    memory_mib.to_string(),
-                    "--verbose".to_owned(),
-                ];
-                let args: Vec<&str> = args.iter().map(String::as_str).collect();
-                let _ = fs::remove_file(&out);
-                let _ = fs::remove_file(&err);
-                let m = measure(Path::new("/bin/sh"), &args, Path::new("/dev/null"), &out)
-                    .unwrap_or(Measure {
-                        seconds: f64::NAN,
-                        peak_kib: 0,
-                        cpu_seconds: limit.ceil() + 1.0,
-                    });
-                let trace = fs::read_to_string(&err).unwrap_or_default();
-                let mut outcome =
-                    read_outcome(&fs::read_to_string(&out).unwrap_or_default(), &trace);
-                let over_budget = over_budget(&trace);
-                let in_time = m.cpu_seconds <= limit && outcome.answer.is_some();
-                let answer = match (&outcome.answer, in_time, &over_budget) {
-                    (Some(a), true, _) => a.clone(),
-                    (_, _, Some(why)) => {
-                        outcome.settled_by = why.clone();
-                        "budget".to_owned()
-                    }
-                    _ => "open".to_owned(),
+                let instance = Instance {
+                    map,
+                    scenario,
+                    k,
+                    map_file: &map_file,
+                    scen_file: &scen_file,
                 };
-                if in_time {
+                let run = run_instance(&binary, &instance, limit, memory_mib, &work);
+                if run.in_time {
                     answered += 1;
                 } else {
                     open.push(name.clone());
@@ -254,33 +225,15 @@ pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
                     .find(|&&(m, s, n, _)| m == map && s == scenario && n == k)
                     .map(|&(_, _, _, steps)| steps);
                 let check = match known {
-                    Some(steps) if in_time && answer != steps.to_string() => {
-                        wrong.push(format!("{name}: {answer}, known {steps}"));
+                    Some(steps) if run.in_time && run.answer != steps.to_string() => {
+                        wrong.push(format!("{name}: {}, known {steps}", run.answer));
                         format!(" WRONG, known {steps}")
                     }
-                    Some(_) if in_time => " (= known)".to_owned(),
+                    Some(_) if run.in_time => " (= known)".to_owned(),
                     _ => String::new(),
                 };
-                let bound = outcome
-                    .lower_bound
-                    .map_or_else(|| "-".to_owned(), |b| b.to_string());
-                let mib = m.peak_kib as f64 / 1024.0;
-                // A run stopped at the limit has no wall time or peak of its own.
-                let (wall, peak) = if m.seconds.is_nan() {
-                    ("-".to_owned(), "-".to_owned())
-                } else {
-                    (format!("{:.2}", m.seconds), format!("{mib:.1}"))
-                };
-                println!(
-                    "{map:<24} {scenario:<9} {k:>5} {bound:>5} {answer:>7} {:>8.2} {wall:>8} {peak:>8}  {}{check}",
-                    m.cpu_seconds, outcome.settled_by
-                );
-                let _ = writeln!(
-                    report,
-                    "{map}\t{scenario}\t{k}\t{bound}\t{answer}\t{:.3}\t{:.3}\t{mib:.1}\t{}",
-                    m.cpu_seconds, m.seconds, outcome.settled_by
-                );
-                if !in_time && agents.iter().any(|&a| a > 80) {
+                print_row(&instance, &run, &check, &mut report);
+                if !run.in_time && agents.iter().any(|&a| a > 80) {
                     // Past the sweep: the first K out of reach ends this map and scenario.
                     break;
                 }
@@ -299,6 +252,121 @@ pub fn run(args: &MapfArgs, quick: bool) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// One instance: the first `k` agents of a scenario on a map.
+struct Instance<'a> {
+    map: &'a str,
+    scenario: &'a str,
+    k: usize,
+    map_file: &'a Path,
+    scen_file: &'a Path,
+}
+
+/// What one run of ours on an instance gave.
+struct InstanceRun {
+    measure: Measure,
+    outcome: Outcome,
+    /// The answer, `budget` (over the memory budget) or `open`.
+    answer: String,
+    /// Answered within the limit.
+    in_time: bool,
+}
+
+/// `ghosts` on one instance, under the CPU limit.
+fn run_instance(
+    binary: &Path,
+    instance: &Instance<'_>,
+    limit: f64,
+    memory_mib: u64,
+    work: &Path,
+) -> InstanceRun {
+    // Each instance's answer and trace are kept (and two benches at once do not share
+    // files).
+    let stem = format!("mapf-{}-{}-{}", instance.map, instance.scenario, instance.k);
+    let (out, err) = (
+        work.join(format!("{stem}.out")),
+        work.join(format!("{stem}.err")),
+    );
+    // The CPU limit is the shell's `ulimit -t` (SIGXCPU ends the run, leaving no answer);
+    // the trace goes to a file for the bound and the method. Status 1 (an error: over the
+    // memory budget) still counts as measured, so that its seconds are shown; the trace
+    // tells what it was.
+    let script = format!(
+        "ulimit -t {}; \"$0\" \"$@\" 2>'{}'; s=$?; [ $s -eq 1 ] && exit 0; exit $s",
+        limit.ceil() as u64 + 1,
+        err.display()
+    );
+    let args = [
+        "-c".to_owned(),
+        script,
+        binary.display().to_string(),
+        "--map".to_owned(),
+        instance.map_file.display().to_string(),
+        "--scen".to_owned(),
+        instance.scen_file.display().to_string(),
+        "--agents".to_owned(),
+        instance.k.to_string(),
+        "--memory-mib".to_owned(),
+        memory_mib.to_string(),
+        "--verbose".to_owned(),
+    ];
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let _ = fs::remove_file(&out);
+    let _ = fs::remove_file(&err);
+    let measure =
+        measure(Path::new("/bin/sh"), &args, Path::new("/dev/null"), &out).unwrap_or(Measure {
+            seconds: f64::NAN,
+            peak_kib: 0,
+            cpu_seconds: limit.ceil() + 1.0,
+            status: -1,
+        });
+    let trace = fs::read_to_string(&err).unwrap_or_default();
+    let mut outcome = read_outcome(&fs::read_to_string(&out).unwrap_or_default(), &trace);
+    let over_budget = over_budget(&trace);
+    let in_time = measure.cpu_seconds <= limit && outcome.answer.is_some();
+    let answer = match (&outcome.answer, in_time, &over_budget) {
+        (Some(a), true, _) => a.clone(),
+        (_, _, Some(why)) => {
+            outcome.settled_by = why.clone();
+            "budget".to_owned()
+        }
+        _ => "open".to_owned(),
+    };
+    InstanceRun {
+        measure,
+        outcome,
+        answer,
+        in_time,
+    }
+}
+
+/// Prints one instance's row and adds it to the tab-separated `report`.
+fn print_row(instance: &Instance<'_>, run: &InstanceRun, check: &str, report: &mut String) {
+    let Instance {
+        map, scenario, k, ..
+    } = instance;
+    let (m, answer) = (&run.measure, &run.answer);
+    let bound = run
+        .outcome
+        .lower_bound
+        .map_or_else(|| "-".to_owned(), |b| b.to_string());
+    let mib = m.peak_mib();
+    // A run stopped at the limit has no wall time or peak of its own.
+    let (wall, peak) = if m.seconds.is_nan() {
+        ("-".to_owned(), "-".to_owned())
+    } else {
+        (format!("{:.2}", m.seconds), format!("{mib:.1}"))
+    };
+    println!(
+        "{map:<24} {scenario:<9} {k:>5} {bound:>5} {answer:>7} {:>8.2} {wall:>8} {peak:>8}  {}{check}",
+        m.cpu_seconds, run.outcome.settled_by
+    );
+    let _ = writeln!(
+        report,
+        "{map}\t{scenario}\t{k}\t{bound}\t{answer}\t{:.3}\t{:.3}\t{mib:.1}\t{}",
+        m.cpu_seconds, m.seconds, run.outcome.settled_by
+    );
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ use std::process::Command;
 
 use ghosts::generate::{Layout, LayoutSpec};
 
-use crate::bench::measure;
+use super::measure::{measure, median};
 use crate::process::{cargo, root, run as run_command, target_dir};
 
 /// The solver at the start of issue 9 ("Many ghosts in UVa datasets").
@@ -39,14 +39,22 @@ const LIMIT: u64 = 10;
 /// CPU seconds a run may take with `--quick`.
 const QUICK_LIMIT: u64 = 2;
 
-/// The flags of the `ghosts-many` rows.
+/// The flags of `bench ghosts-many`.
 #[derive(Debug, Clone, clap::Args)]
-// Named apart from the other flattened groups: clap refuses two of one name.
-#[group(id = "ghosts_many_args")]
-pub struct GhostsManyArgs {
-    /// ghosts-many rows: CPU seconds each process may take (default 10, with --quick 2).
+pub struct Args {
+    /// The first 24 datasets and a 2 s limit: a check that everything runs, not figures.
+    #[arg(long)]
+    quick: bool,
+    /// CPU seconds each process may take (default 10, with --quick 2).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=600))]
-    ghosts_limit: Option<u64>,
+    limit: Option<u64>,
+}
+
+impl Args {
+    /// The flags of a plain `bench ghosts-many [--quick]`.
+    pub fn defaults(quick: bool) -> Args {
+        Args { quick, limit: None }
+    }
 }
 
 /// One dataset of the workload.
@@ -262,21 +270,12 @@ struct Row {
     ours: Outcome,
 }
 
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    if values.is_empty() {
-        f64::NAN
-    } else {
-        values[values.len() / 2]
-    }
-}
-
 /// `cargo xtask bench ghosts-many`.
-pub fn run(args: &GhostsManyArgs, quick: bool) -> Result<(), String> {
+pub fn run(args: &Args) -> Result<(), String> {
     let limit = args
-        .ghosts_limit
-        .unwrap_or(if quick { QUICK_LIMIT } else { LIMIT });
-    let cases = cases(quick)?;
+        .limit
+        .unwrap_or(if args.quick { QUICK_LIMIT } else { LIMIT });
+    let cases = cases(args.quick)?;
     let mut build = cargo();
     build.args(["build", "--release", "--quiet", "-p", "ghosts"]);
     run_command(build)?;
@@ -363,6 +362,28 @@ fn report(cases: &[Case], rows: &[Row], limit: u64, work: &Path) -> Result<(), S
         ));
     }
 
+    print_bands(cases, rows, limit);
+    println!(
+        "CPU seconds (user + system), one run each; a run without an answer (at the {limit} s CPU limit, over \
+         its memory budget or past the {} GiB cap) counts as {limit} s; total x = old total / \
+         ours total, median x = the median of old / ours per dataset; per dataset: {}",
+        ADDRESS_SPACE_KIB >> 20,
+        table.display()
+    );
+    if mismatches.is_empty() {
+        println!("answers: ours equals the old solver's on every dataset it answered");
+        Ok(())
+    } else {
+        Err(format!(
+            "ghosts-many: OUR ANSWERS DIFFER from the solver at {OLD_COMMIT} on datasets \
+             {mismatches:?} (see {})",
+            table.display()
+        ))
+    }
+}
+
+/// The table by layout and number of ghosts: totals and ratios of each band.
+fn print_bands(cases: &[Case], rows: &[Row], limit: u64) {
     println!(
         "{:<8} {:>7} {:>6} {:>11} {:>10} {:>10} {:>8} {:>9} {:>11} {:>11}",
         "style",
@@ -439,23 +460,6 @@ fn report(cases: &[Case], rows: &[Row], limit: u64, work: &Path) -> Result<(), S
             chosen.len(),
             format!("{small}-{large} sq"),
         );
-    }
-    println!(
-        "CPU seconds (user + system), one run each; a run without an answer (at the {limit} s CPU limit, over \
-         its memory budget or past the {} GiB cap) counts as {limit} s; total x = old total / \
-         ours total, median x = the median of old / ours per dataset; per dataset: {}",
-        ADDRESS_SPACE_KIB >> 20,
-        table.display()
-    );
-    if mismatches.is_empty() {
-        println!("answers: ours equals the old solver's on every dataset it answered");
-        Ok(())
-    } else {
-        Err(format!(
-            "ghosts-many: OUR ANSWERS DIFFER from the solver at {OLD_COMMIT} on datasets \
-             {mismatches:?} (see {})",
-            table.display()
-        ))
     }
 }
 

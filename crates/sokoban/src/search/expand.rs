@@ -1,0 +1,644 @@
+//! One expansion: every open state of a box layout with as many pushes, served by one walk
+//! from all their squares; each push that passes the deadlock tests becomes a child,
+//! looked up in the table, dropped when dominated, and queued.
+//!
+//! Why one walk for the layout: the states of one layout differ only in the player's
+//! square; [`Walker::run_many`] gives each push its cheapest start, what expanding them
+//! one by one would give.
+//!
+//! # Complexity
+//! Per expansion: one walk O(cells + states of the layout); per push an O(k log k) sort,
+//! an O(k) hash, O(k^2) group lookups and, with `--metric pushes` when the layout already
+//! has a state with fewer pushes, one walk O(cells); per new layout an O(k^3) matching.
+
+use grid_core::{CellId, Dir, Grid};
+
+use super::budget::Budget;
+use super::index::EMPTY;
+use super::queue::{Order, QUEUE_ENTRY_BYTES, Queue};
+use super::table::{
+    HOPELESS, HOPELESS_MEMBER, Info, Member, PUSHES_CAP, ROOT, Table, member_pushes,
+};
+use super::walker::{Source, Walker};
+use crate::board::{Board, Freeze, NO_STEPS};
+use crate::groups::GroupDeadlocks;
+use crate::matching::Matcher;
+use crate::parse::Level;
+use crate::solution::{Metric, Options, SolveError};
+
+/// One push of an expansion, waiting for its table lookup.
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    /// The box's square before the push (the player's after).
+    cell: CellId,
+    /// The box's square after the push.
+    to: CellId,
+    /// The moves before the push.
+    moves: u32,
+    /// The state it starts from.
+    parent: u32,
+    /// The key of the child's layout.
+    key: ([u64; 2], u64),
+    /// The child's layout, when seen before the expansion; else [`EMPTY`].
+    layout: u32,
+}
+
+/// What another state of the layout being expanded is to the expansion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Open, with as many pushes: expanded now, with the state taken from the queue.
+    Now,
+    /// Expanded before with as many pushes: the pushes it reaches best are already done.
+    Done,
+    /// With fewer pushes (`--metric pushes` only): it dominates every state in its region
+    /// (it walks to their squares at no push), which is then not expanded here.
+    Fewer,
+}
+
+/// What one search did, for the tests and for measurements: its work, and what each
+/// pruning took away.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Expansions (one serves the open states of a layout with as many pushes).
+    pub expansions: u64,
+    /// States stored.
+    pub states: u64,
+    /// Box layouts stored.
+    pub layouts: u64,
+    /// New states dropped because a state of their layout with fewer pushes reaches them
+    /// (`--metric pushes`).
+    pub dominated: u64,
+    /// Pushes pruned because they leave two boxes that cannot both reach goals
+    /// ([`GroupDeadlocks`]).
+    pub pair_deadlocks: u64,
+    /// Pushes pruned because they leave three boxes that cannot all reach goals, when
+    /// no two of them are already a deadlock.
+    pub triple_deadlocks: u64,
+}
+
+/// Where the keys of a cost or bound pair sit, in the metric's order.
+#[derive(Debug, Clone, Copy)]
+struct Keys {
+    pushes: usize,
+    moves: usize,
+}
+
+/// The buffers one expansion reuses.
+#[derive(Debug, Default)]
+struct Scratch {
+    /// The members of a layout.
+    layout_members: Vec<Member>,
+    /// The sources of the walk, and per source its state and role.
+    sources: Vec<Source>,
+    members: Vec<(u32, Role)>,
+    /// The open states with more pushes.
+    later: Vec<Member>,
+    /// The squares of the states with fewer pushes (the dominance test).
+    targets: Vec<CellId>,
+    /// Per region of the walk: a state with fewer pushes is in it.
+    blocked: Vec<bool>,
+    /// The pushes of one expansion that pass the deadlock tests, their boxes apart.
+    pending: Vec<Pending>,
+    pending_boxes: Vec<u16>,
+    /// The boxes of the layout expanded, and of one child.
+    boxes: Vec<u16>,
+    child: Vec<u16>,
+}
+
+/// One search's tables and buffers: what the driver ([`super::solve_counting`]) runs.
+#[derive(Debug)]
+pub(super) struct Search<'a> {
+    level: &'a Level,
+    grid: &'a Grid,
+    board: Board<'a>,
+    pairs: GroupDeadlocks,
+    /// Empty until the driver builds it ([`Search::build_triples`]).
+    triples: GroupDeadlocks,
+    k: usize,
+    metric: Metric,
+    keys: Keys,
+    pub(super) table: Table,
+    pub(super) queue: Queue,
+    pub(super) budget: Budget,
+    matcher: Matcher,
+    pub(super) walker: Walker,
+    /// The walker of the dominance test.
+    checker: Walker,
+    freeze: Freeze,
+    /// The squares holding a box during an expansion.
+    occupied: Vec<bool>,
+    scratch: Scratch,
+    pub(super) stats: Stats,
+}
+
+/// The bound of a state: pushes >= the matching of its layout (`HOPELESS` when there is
+/// none); moves >= the pushes, and >= the lone-box moves of every box from the player's
+/// square.
+#[inline]
+fn bound_of(board: &Board<'_>, keys: Keys, pushes: u32, boxes: &[u16], player: u16) -> [u32; 2] {
+    if pushes == HOPELESS {
+        return [HOPELESS; 2];
+    }
+    let mut moves = pushes;
+    for &b in boxes {
+        let lone = board.lone_steps(b as usize, player as usize);
+        if lone == NO_STEPS {
+            return [HOPELESS; 2];
+        }
+        moves = moves.max(lone);
+    }
+    let mut bound = [0; 2];
+    bound[keys.pushes] = pushes;
+    bound[keys.moves] = moves;
+    bound
+}
+
+/// The matching bound on the pushes of a layout, or `HOPELESS`.
+fn matching(matcher: &mut Matcher, board: &Board<'_>, boxes: &[u16]) -> u32 {
+    matcher
+        .min_cost(boxes.len(), |i, j| board.distance(j, boxes[i] as usize))
+        .unwrap_or(HOPELESS)
+}
+
+impl<'a> Search<'a> {
+    /// The tables of a search of `level` with the pair table `pairs`, before the start.
+    pub(super) fn new(
+        level: &'a Level,
+        board: Board<'a>,
+        pairs: GroupDeadlocks,
+        options: &Options,
+    ) -> Self {
+        let grid = level.grid();
+        let n = grid.cell_count();
+        let k = level.boxes().len();
+        let mut budget = Budget {
+            bytes: 0,
+            limit: options.memory_mib.saturating_mul(grid_core::limits::MIB),
+        };
+        let table = Table::new(k, n);
+        budget.bytes += table.layout_index.bytes() + board.bytes() + pairs.bytes();
+        let (keys, order) = match options.metric {
+            Metric::Pushes => (
+                Keys {
+                    pushes: 0,
+                    moves: 1,
+                },
+                Order::ShallowFirst,
+            ),
+            Metric::Moves => (
+                Keys {
+                    pushes: 1,
+                    moves: 0,
+                },
+                Order::DeeperFirst,
+            ),
+        };
+        Search {
+            level,
+            grid,
+            board,
+            pairs,
+            triples: GroupDeadlocks::default(),
+            k,
+            metric: options.metric,
+            keys,
+            table,
+            queue: Queue::new(order),
+            budget,
+            matcher: Matcher::new(),
+            walker: Walker::new(n),
+            checker: Walker::new(n),
+            freeze: Freeze::new(n),
+            occupied: vec![false; n],
+            scratch: Scratch {
+                boxes: vec![0; k],
+                child: vec![0; k],
+                ..Scratch::default()
+            },
+            stats: Stats::default(),
+        }
+    }
+
+    /// Stores and queues the start state; `Ok(false)` when it has no matching (the level
+    /// is unsolvable).
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] when the budget does not hold it.
+    pub(super) fn start(&mut self) -> Result<bool, SolveError> {
+        let level = self.level;
+        let start: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
+        let start_player = level.player().index() as u16;
+        let key = self.table.layout_index.key(&start);
+        let (matcher, board) = (&mut self.matcher, &self.board);
+        let Some(layout) = self.table.layout_of(
+            &start,
+            key,
+            || matching(matcher, board, &start),
+            &mut self.budget,
+        ) else {
+            return Err(SolveError::Memory);
+        };
+        let pushes = self.table.layouts[layout as usize].pushes;
+        let bound = bound_of(&self.board, self.keys, pushes, &start, start_player);
+        if bound[0] == HOPELESS {
+            return Ok(false);
+        }
+        let info = Info {
+            cost: [0, 0],
+            bound,
+            parent: ROOT,
+            layout,
+            player: start_player,
+            closed: false,
+        };
+        if self.table.insert(info, 0, &mut self.budget).is_none() {
+            return Err(SolveError::Memory);
+        }
+        self.table.layouts[layout as usize].fewest = 0;
+        self.queue.push(bound, 0, 0);
+        Ok(true)
+    }
+
+    /// The level searched.
+    pub(super) fn level(&self) -> &'a Level {
+        self.level
+    }
+
+    /// Builds the triple table when the budget allows it.
+    pub(super) fn build_triples(&mut self) {
+        let bytes = GroupDeadlocks::triples_bytes(self.level);
+        if bytes > 0 && self.budget.bytes + bytes <= self.budget.limit {
+            self.triples = GroupDeadlocks::triples(self.level);
+            self.budget.bytes += self.triples.bytes();
+        }
+    }
+
+    /// Whether the state `info` has every box on a goal (its layout's boxes are loaded
+    /// for [`Search::expand`] on the way).
+    pub(super) fn is_solved(&mut self, info: &Info) -> bool {
+        let boxes = &mut self.scratch.boxes;
+        boxes.copy_from_slice(self.table.layout(info.layout));
+        info.bound[0] == 0 && boxes.iter().all(|&b| self.board.is_goal(b as usize))
+    }
+
+    /// Expands the open state `info` (just checked by [`Search::is_solved`]) with every
+    /// open state of its layout with as many pushes.
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] when a child does not fit the budget.
+    pub(super) fn expand(&mut self, info: &Info) -> Result<(), SolveError> {
+        let pushes = info.cost[self.keys.pushes];
+        self.gather_sources(info.layout, pushes);
+        for &b in &self.scratch.boxes {
+            self.occupied[b as usize] = true;
+        }
+        self.walk();
+        self.collect_pushes();
+        self.touch_children();
+        let mut result = Ok(());
+        for j in 0..self.scratch.pending.len() {
+            if let Err(e) = self.record(j, pushes) {
+                result = Err(e);
+                break;
+            }
+        }
+        for &b in &self.scratch.boxes {
+            self.occupied[b as usize] = false;
+        }
+        result
+    }
+
+    /// The states of `layout` (see [`Role`]) as sources of one walk; those with more
+    /// pushes into `later`.
+    fn gather_sources(&mut self, layout: u32, pushes: u32) {
+        let fewer_dominate = self.metric == Metric::Pushes;
+        let s = &mut self.scratch;
+        s.sources.clear();
+        s.members.clear();
+        s.later.clear();
+        s.pending.clear();
+        s.pending_boxes.clear();
+        self.table.members(layout, &mut s.layout_members);
+        // The members' pushes are read on the layout's line; only those with as many
+        // pushes as this state need their `Info`.
+        for m in &s.layout_members {
+            if m.pushes == HOPELESS_MEMBER {
+                continue;
+            }
+            let their = if m.pushes < PUSHES_CAP {
+                u32::from(m.pushes)
+            } else {
+                self.table.info[m.state as usize].cost[self.keys.pushes]
+            };
+            let (role, moves) = if their == pushes {
+                let them = &mut self.table.info[m.state as usize];
+                let role = if them.closed { Role::Done } else { Role::Now };
+                them.closed = true;
+                (role, them.cost[self.keys.moves])
+            } else if !fewer_dominate {
+                continue;
+            } else if their < pushes {
+                // Its region is blocked whatever its moves: the walk in that region
+                // answers no push, and the regions do not meet.
+                (Role::Fewer, 0)
+            } else {
+                s.later.push(*m);
+                continue;
+            };
+            s.sources.push(Source {
+                square: CellId::new(m.player as usize),
+                moves,
+                tag: s.members.len() as u32,
+            });
+            s.members.push((m.state, role));
+        }
+        s.sources.sort_unstable_by_key(|s| s.moves);
+    }
+
+    /// The walk from every source at once; the regions of the states with fewer pushes
+    /// blocked; the open states with more pushes that it reaches closed unexpanded (each
+    /// is dominated: fewer pushes, then a walk that costs no push, reach its square).
+    fn walk(&mut self) {
+        let s = &mut self.scratch;
+        self.walker.run_many(self.grid, &self.occupied, &s.sources);
+        s.blocked.clear();
+        s.blocked.resize(s.sources.len(), false);
+        for (i, source) in s.sources.iter().enumerate() {
+            if s.members[source.tag as usize].1 == Role::Fewer {
+                s.blocked[self.walker.source_region(i)] = true;
+            }
+        }
+        for t in &s.later {
+            if self
+                .walker
+                .distance(CellId::new(t.player as usize))
+                .is_some()
+            {
+                self.table.info[t.state as usize].closed = true;
+            }
+        }
+    }
+
+    /// Every push the walk reaches from a state expanded now that passes the dead-square,
+    /// freeze and group-deadlock tests, into `pending`.
+    fn collect_pushes(&mut self) {
+        let (grid, board, k) = (self.grid, &self.board, self.k);
+        let s = &mut self.scratch;
+        let occupied = &mut self.occupied;
+        for i in 0..k {
+            let cell = CellId::new(s.boxes[i] as usize);
+            for dir in Dir::ALL {
+                let Some(to) = grid.neighbour(cell, dir) else {
+                    continue;
+                };
+                if occupied[to.index()] || board.is_dead(to.index()) {
+                    continue;
+                }
+                let Some(behind) = grid.neighbour(cell, dir.opposite()) else {
+                    continue;
+                };
+                let Some(moves) = self.walker.distance(behind) else {
+                    continue;
+                };
+                let (parent, role) = s.members[self.walker.origin(behind) as usize];
+                if role != Role::Now || s.blocked[self.walker.region(behind)] {
+                    continue;
+                }
+                occupied[cell.index()] = false;
+                occupied[to.index()] = true;
+                let frozen = self.freeze.deadlocked(board, occupied, to);
+                occupied[to.index()] = false;
+                occupied[cell.index()] = true;
+                if frozen {
+                    continue;
+                }
+                let (to_, at) = (to.index(), cell.index());
+                let boxes = &s.boxes;
+                if (0..k).any(|j| j != i && self.pairs.dead(to_, boxes[j] as usize, at)) {
+                    self.stats.pair_deadlocks += 1;
+                    continue;
+                }
+                if self.triples.bytes() > 0
+                    && (0..k).any(|j| {
+                        j != i
+                            && (j + 1..k).any(|l| {
+                                l != i
+                                    && self.triples.dead3(
+                                        to_,
+                                        boxes[j] as usize,
+                                        boxes[l] as usize,
+                                        at,
+                                    )
+                            })
+                    })
+                {
+                    self.stats.triple_deadlocks += 1;
+                    continue;
+                }
+                // The child's boxes: box i moves to `to`, kept sorted.
+                s.child.copy_from_slice(&s.boxes);
+                s.child[i] = to.index() as u16;
+                s.child.sort_unstable();
+                s.pending_boxes.extend_from_slice(&s.child);
+                s.pending.push(Pending {
+                    cell,
+                    to,
+                    moves,
+                    parent,
+                    key: self.table.layout_index.key(&s.child),
+                    layout: EMPTY,
+                });
+            }
+        }
+    }
+
+    /// Loads the children's slots, then the lines of the layouts found, all together
+    /// first: most are far apart in a large table, and independent loads overlap where
+    /// one lookup after another would wait.
+    fn touch_children(&mut self) {
+        let (k, s) = (self.k, &mut self.scratch);
+        for p in &s.pending {
+            self.table.layout_index.touch(p.key.1);
+        }
+        for (j, p) in s.pending.iter_mut().enumerate() {
+            let boxes = &s.pending_boxes[j * k..(j + 1) * k];
+            if let Ok(layout) = self.table.find_layout(boxes, p.key) {
+                self.table.touch_layout(layout);
+                p.layout = layout;
+            }
+        }
+    }
+
+    /// Stores (or improves) the child of pending push `j` from a state with `pushes`, and
+    /// queues it.
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] when it does not fit the budget.
+    #[inline]
+    fn record(&mut self, j: usize, pushes: u32) -> Result<(), SolveError> {
+        let k = self.k;
+        let p = self.scratch.pending[j];
+        self.scratch
+            .child
+            .copy_from_slice(&self.scratch.pending_boxes[j * k..(j + 1) * k]);
+        let player = p.cell.index() as u16;
+        let mut cost = [0; 2];
+        cost[self.keys.pushes] = pushes + 1;
+        cost[self.keys.moves] = p.moves + 1;
+        // One push from the parent: at least its pushes bound less one.
+        let inherited =
+            self.table.info[p.parent as usize].bound[self.keys.pushes].saturating_sub(1);
+        let seen = if p.layout == EMPTY {
+            None
+        } else {
+            self.table.member_mut(p.layout, player).map(|m| m.state)
+        };
+        let found = match seen {
+            Some(seen) => self.improve(seen, &p, cost, inherited, pushes),
+            None => self.add(&p, cost, inherited, pushes)?,
+        };
+        let Some((target, bound)) = found else {
+            return Ok(());
+        };
+        if bound[0] == HOPELESS {
+            return Ok(());
+        }
+        if self.budget.bytes + QUEUE_ENTRY_BYTES > self.budget.limit {
+            return Err(SolveError::Memory);
+        }
+        self.budget.bytes += QUEUE_ENTRY_BYTES;
+        self.queue
+            .push([cost[0] + bound[0], cost[1] + bound[1]], cost[0], target);
+        Ok(())
+    }
+
+    /// A child already stored as `seen`: its cost lowered or its bound raised, or `None`
+    /// when neither changes anything.
+    #[inline]
+    fn improve(
+        &mut self,
+        seen: u32,
+        p: &Pending,
+        cost: [u32; 2],
+        inherited: u32,
+        pushes: u32,
+    ) -> Option<(u32, [u32; 2])> {
+        let player = p.cell.index() as u16;
+        let old = self.table.info[seen as usize];
+        if old.bound[0] == HOPELESS {
+            return None;
+        }
+        let raised = inherited > old.bound[self.keys.pushes];
+        if cost >= old.cost && !raised {
+            return None;
+        }
+        let bound = if raised {
+            bound_of(
+                &self.board,
+                self.keys,
+                inherited,
+                &self.scratch.child,
+                player,
+            )
+        } else {
+            old.bound
+        };
+        let old = &mut self.table.info[seen as usize];
+        old.bound = bound;
+        if cost < old.cost {
+            old.cost = cost;
+            old.parent = p.parent;
+            old.closed = false;
+            let l = &mut self.table.layouts[p.layout as usize];
+            l.fewest = l.fewest.min(pushes + 1);
+            if let Some(m) = self.table.member_mut(p.layout, player) {
+                m.pushes = member_pushes(pushes + 1);
+            }
+        } else if old.closed {
+            return None;
+        }
+        Some((seen, bound))
+    }
+
+    /// A child not stored yet: stored (its layout too when new), or `None` when a state
+    /// of its layout with fewer pushes dominates it (`--metric pushes`).
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] when it does not fit the budget.
+    #[inline]
+    fn add(
+        &mut self,
+        p: &Pending,
+        cost: [u32; 2],
+        inherited: u32,
+        pushes: u32,
+    ) -> Result<Option<(u32, [u32; 2])>, SolveError> {
+        let player = p.cell.index() as u16;
+        let (matcher, board, child) = (&mut self.matcher, &self.board, &self.scratch.child);
+        let Some(layout) = self.table.layout_of(
+            child,
+            p.key,
+            || matching(matcher, board, child),
+            &mut self.budget,
+        ) else {
+            return Err(SolveError::Memory);
+        };
+        if self.metric == Metric::Pushes
+            && self.table.layouts[layout as usize].fewest < pushes + 1
+            && pushes < u32::from(PUSHES_CAP)
+            && self.dominated(layout, p, pushes)
+        {
+            self.stats.dominated += 1;
+            return Ok(None);
+        }
+        let mut pb = self.table.layouts[layout as usize].pushes;
+        if pb != HOPELESS {
+            pb = pb.max(inherited);
+        }
+        let bound = bound_of(&self.board, self.keys, pb, &self.scratch.child, player);
+        let info = Info {
+            cost,
+            bound,
+            parent: p.parent,
+            layout,
+            player,
+            closed: false,
+        };
+        let member = if bound[0] == HOPELESS {
+            HOPELESS_MEMBER
+        } else {
+            member_pushes(pushes + 1)
+        };
+        let Some(state) = self.table.insert(info, member, &mut self.budget) else {
+            return Err(SolveError::Memory);
+        };
+        if bound[0] != HOPELESS {
+            let l = &mut self.table.layouts[layout as usize];
+            l.fewest = l.fewest.min(pushes + 1);
+        }
+        Ok(Some((state, bound)))
+    }
+
+    /// Whether a state of `layout` with fewer pushes than `pushes + 1` reaches the
+    /// player's square of push `p` after it, at no push.
+    fn dominated(&mut self, layout: u32, p: &Pending, pushes: u32) -> bool {
+        let s = &mut self.scratch;
+        s.targets.clear();
+        self.table.members(layout, &mut s.layout_members);
+        s.targets.extend(
+            s.layout_members
+                .iter()
+                .filter(|m| u32::from(m.pushes) < pushes + 1)
+                .map(|m| CellId::new(m.player as usize)),
+        );
+        let (cell, to) = (p.cell, p.to);
+        self.occupied[cell.index()] = false;
+        self.occupied[to.index()] = true;
+        let dominated = self
+            .checker
+            .reaches(self.grid, &self.occupied, cell, &s.targets);
+        self.occupied[to.index()] = false;
+        self.occupied[cell.index()] = true;
+        dominated
+    }
+}

@@ -1,0 +1,240 @@
+//! The exact search: A* over (box squares, the player's exact square after the last push),
+//! with a lexicographic cost, (pushes, moves) or (moves, pushes).
+//!
+//! # Method
+//! A state is the sorted box squares and the square the player stands on right after the
+//! push that made it. The player's square is kept exact, not normalised to its reachable
+//! region, because the second key (or the first, for moves) counts the steps of the walk
+//! to the next push, and that depends on where the player is. One edge is one push: the
+//! player walks (boxes as walls, breadth-first) to the square behind a box and pushes it;
+//! the edge costs 1 push and walk + 1 moves.
+//!
+//! The bound is a pair. Pushes: the minimum-cost matching of boxes to goals on lone-box
+//! push distances ([`crate::matching`], [`crate::board`]), computed once per box layout,
+//! and at least the parent's pushes bound less one (a child is one push from its parent:
+//! the bound passed down, "pathmax", keeps `f` from falling along a path where the
+//! best-side distances of the matching drop by more than one push). Moves: at least those
+//! pushes, and at least, for every box, the fewest moves that bring that box alone onto a
+//! goal with the player starting on its square (`Board::lone_steps`): the player's track
+//! in any solution, the other boxes taken away, solves each one-box level. In the metric's
+//! order the pair never exceeds the remaining cost lexicographically, so the first solved
+//! state taken from the queue (by `Priority`) is optimal on both keys. The bound is
+//! admissible but not always consistent, so a state reached again more cheaply is queued
+//! again (re-opened); a queue entry whose cost is no longer its state's is skipped.
+//!
+//! One expansion serves every open state of the box layout with as many pushes: one walk
+//! from all their squares at once (`Walker::run_many`) gives each push its cheapest
+//! start, exactly what expanding them one by one would give. Expanding a state before its
+//! turn is safe: it is expanded at its current cost, and again if that cost falls. A push
+//! whose cheapest start is a state expanded before with as many pushes is skipped: that
+//! expansion made the same child at the same cost.
+//!
+//! States are kept by box layout (`table`): a child is looked up by its layout, then its
+//! player's square among the few states the layout's cache line holds, which is also all
+//! the dominance test below reads.
+//!
+//! Pruned, because no solution passes there (so every optimum survives for both metrics):
+//! pushes onto dead squares, pushes that freeze a box off a goal ([`crate::board::Freeze`]),
+//! pushes that leave the pushed box in a deadlock with one or two other boxes
+//! (`GroupDeadlocks`),
+//! and states whose matching is impossible. Pruned because another state is at least as
+//! good, `--metric pushes` only: a state whose layout has a state with fewer pushes in the
+//! same connected part of the floor (the player of that one walks to this square, which
+//! costs no push: every continuation from here is a cheaper one from there, strictly fewer
+//! pushes, whatever the moves). That state is kept, so it or one that dominates it in turn
+//! (with still fewer pushes, so the chain ends) is expanded. Not for `--metric moves`,
+//! where fewer pushes say nothing about the first key.
+//!
+//! # Layout
+//! A ladder, each module using only those before it: `budget` (memory accounting),
+//! `index` (the hash index), `table` (states by box layout), `queue` (the open states),
+//! `walker` (the player's walks), `expand` (one expansion), and here the driver, which
+//! owns the clock and the triple table's timing and reads the solution back.
+//!
+//! # Complexity
+//! Exponential in the number of boxes in the worst case (the problem is PSPACE-complete).
+//! Per expansion: one walk search O(cells + states of the layout); per push an O(k log k)
+//! sort, an O(k) hash, O(k^2) group lookups and, with `--metric pushes` when the layout
+//! already has a state with fewer pushes, one walk O(cells); per new layout an O(k^3)
+//! matching for k boxes.
+//! Memory: 28 bytes per state and 8 in its layout's line (one 64-byte line per layout
+//! holds six states, a further line seven more), 64 + 2k bytes per layout, plus the layouts'
+//! hash index and the queue, all counted against the budget.
+
+mod budget;
+mod expand;
+mod index;
+mod queue;
+mod table;
+mod walker;
+
+use std::time::Instant;
+
+use grid_core::{CellId, Dir};
+
+use crate::board::Board;
+use crate::groups::GroupDeadlocks;
+use crate::parse::Level;
+use crate::solution::{Options, Solution, SolveError};
+use expand::Search;
+pub use expand::Stats;
+use table::{ROOT, Table};
+use walker::Walker;
+
+/// The expansions after which the triple table ([`GroupDeadlocks::triples`]) is built:
+/// it takes up to a tenth of a second, more than most levels need in all; built at the
+/// start when it takes at most [`TRIPLES_AT_ONCE_BYTES`] (a few milliseconds).
+const TRIPLES_AFTER: u64 = 20_000;
+/// See [`TRIPLES_AFTER`].
+const TRIPLES_AT_ONCE_BYTES: u64 = 2 << 20;
+/// The expansions between two looks at the clock.
+const CLOCK_EVERY: u64 = 256;
+
+/// Solves `level` for `options.metric`; see the module documentation.
+pub fn solve(level: &Level, options: &Options) -> Result<Option<Solution>, SolveError> {
+    solve_counting(level, options).0
+}
+
+/// [`solve`], and what the search did.
+pub fn solve_counting(
+    level: &Level,
+    options: &Options,
+) -> (Result<Option<Solution>, SolveError>, Stats) {
+    let Some((board, pairs)) = tables_unless_dead(level) else {
+        return (Ok(None), Stats::default());
+    };
+    let mut search = Search::new(level, board, pairs, options);
+    let answer = match search.start() {
+        Ok(true) => run(&mut search, options),
+        Ok(false) => Ok(None),
+        Err(e) => Err(e),
+    };
+    let mut stats = search.stats;
+    stats.states = search.table.info.len() as u64;
+    stats.layouts = search.table.layouts.len() as u64;
+    (answer, stats)
+}
+
+/// The walls' tables and the pair table of `level`, or `None` when the start is already
+/// dead: a box out of reach off its goal, a box on a dead square, a dead pair.
+fn tables_unless_dead(level: &Level) -> Option<(Board<'_>, GroupDeadlocks)> {
+    if level.stranded() {
+        return None;
+    }
+    let board = Board::new(level);
+    let boxes = level.boxes();
+    if boxes.iter().any(|b| board.is_dead(b.index())) {
+        return None;
+    }
+    let pairs = if boxes.len() >= 2 {
+        GroupDeadlocks::new(level)
+    } else {
+        GroupDeadlocks::default()
+    };
+    let player = level.player().index();
+    for (i, a) in boxes.iter().enumerate() {
+        if boxes[i + 1..]
+            .iter()
+            .any(|b| pairs.dead(a.index(), b.index(), player))
+        {
+            return None;
+        }
+    }
+    Some((board, pairs))
+}
+
+/// The A* loop: takes the best open state until a solved one comes out (the optimum), the
+/// queue runs dry (unsolvable) or a limit is reached.
+fn run(search: &mut Search<'_>, options: &Options) -> Result<Option<Solution>, SolveError> {
+    let started = Instant::now();
+    let level = search.level();
+    let k = level.boxes().len();
+    let triples_at_once = GroupDeadlocks::triples_bytes(level) <= TRIPLES_AT_ONCE_BYTES;
+    let mut expanded = 0u64;
+    loop {
+        let Some((f, state)) = search.queue.pop() else {
+            return Ok(None);
+        };
+        let info = search.table.info[state as usize];
+        if info.closed || [info.cost[0] + info.bound[0], info.cost[1] + info.bound[1]] != f {
+            continue; // expanded, or reached again more cheaply, since it was queued
+        }
+        if search.is_solved(&info) {
+            let solution = read_solution(level, &search.table, state, &mut search.walker);
+            return Ok(Some(Solution::proven(solution, options.metric)));
+        }
+        expanded += 1;
+        search.stats.expansions += 1;
+        if k >= 3 && (expanded == TRIPLES_AFTER || expanded == 1 && triples_at_once) {
+            search.build_triples();
+        }
+        if expanded % CLOCK_EVERY == 0 {
+            if let Some(limit) = options.time_limit {
+                if started.elapsed() >= limit {
+                    return Err(SolveError::Time);
+                }
+            }
+        }
+        search.expand(&info)?;
+    }
+}
+
+/// The moves from the start to `state`, read back through the parents, each walk a
+/// shortest one with the boxes as walls, in LURD.
+fn read_solution(level: &Level, table: &Table, state: u32, walker: &mut Walker) -> String {
+    let grid = level.grid();
+    let mut chain = vec![state];
+    let mut at = state;
+    while table.info[at as usize].parent != ROOT {
+        at = table.info[at as usize].parent;
+        chain.push(at);
+    }
+    chain.reverse();
+    let mut occupied = vec![false; grid.cell_count()];
+    let mut moves = String::new();
+    for pair in chain.windows(2) {
+        let (before, after) = (table.info[pair[0] as usize], table.info[pair[1] as usize]);
+        let (before_boxes, after_boxes) = (table.layout(before.layout), table.layout(after.layout));
+        let from = before_boxes.iter().find(|b| !after_boxes.contains(b));
+        let to = after_boxes.iter().find(|b| !before_boxes.contains(b));
+        let (Some(&from), Some(&to)) = (from, to) else {
+            continue;
+        };
+        let (from, to) = (CellId::new(from as usize), CellId::new(to as usize));
+        let Some(dir) = Dir::ALL
+            .into_iter()
+            .find(|&d| grid.neighbour(from, d) == Some(to))
+        else {
+            continue;
+        };
+        for &b in before_boxes {
+            occupied[b as usize] = true;
+        }
+        walker.run(grid, &occupied, CellId::new(before.player as usize));
+        for &b in before_boxes {
+            occupied[b as usize] = false;
+        }
+        if let Some(behind) = grid.neighbour(from, dir.opposite()) {
+            for step in walker.walk_to(grid, behind) {
+                moves.push(walk_letter(step));
+            }
+        }
+        moves.push(push_letter(dir));
+    }
+    moves
+}
+
+/// The LURD letter of a walk step: `l u r d`.
+fn walk_letter(dir: Dir) -> char {
+    match dir {
+        Dir::North => 'u',
+        Dir::South => 'd',
+        Dir::West => 'l',
+        Dir::East => 'r',
+    }
+}
+
+/// The LURD letter of a push: `L U R D`.
+fn push_letter(dir: Dir) -> char {
+    walk_letter(dir).to_ascii_uppercase()
+}

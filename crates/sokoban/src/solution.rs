@@ -1,0 +1,139 @@
+//! What a solve is asked and what it answers: the metric, the options, the solution and
+//! the limits that can stop a search.
+//!
+//! Why a solution keeps only its LURD string: its pushes and moves are counted from it, so
+//! they cannot disagree with it; and it says whether it is proven optimal, with the lower
+//! bound that was proven, so that an answer found but not proven (issue 16's anytime
+//! search) fits the same type without a caller mistaking it for a proof.
+
+use std::time::Duration;
+
+use grid_core::limits::DEFAULT_MEMORY_MIB;
+
+/// Which cost is minimised first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Metric {
+    /// Fewest pushes, then fewest moves.
+    #[default]
+    Pushes,
+    /// Fewest moves, then fewest pushes.
+    Moves,
+}
+
+/// How one level is searched ([`crate::solve`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// The metric (default [`Metric::Pushes`]).
+    pub metric: Metric,
+    /// The memory the search may store, in MiB (`--memory-mib`), counted as it grows.
+    pub memory_mib: u64,
+    /// The time one level may take (`--time-limit`); `None` for no limit.
+    pub time_limit: Option<Duration>,
+}
+
+impl Default for Options {
+    /// [`Metric::Pushes`], [`DEFAULT_MEMORY_MIB`], no time limit.
+    fn default() -> Self {
+        Options {
+            metric: Metric::Pushes,
+            memory_mib: DEFAULT_MEMORY_MIB,
+            time_limit: None,
+        }
+    }
+}
+
+/// A limit that stopped a search before it found anything ([`crate::solve`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// [`Options::time_limit`] passed.
+    #[error("the time limit was reached")]
+    Time,
+    /// The search would store more than [`Options::memory_mib`].
+    #[error("the memory budget was reached")]
+    Memory,
+}
+
+/// A solution: its moves in LURD (`lurd` walks, `LURD` pushes), the counts read from them,
+/// and whether it is proven optimal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solution {
+    lurd: String,
+    pushes: u32,
+    moves: u32,
+    proven: bool,
+    lower_bound: u32,
+}
+
+impl Solution {
+    /// A solution proven optimal for `metric`: its lower bound is its own first key.
+    pub(crate) fn proven(lurd: String, metric: Metric) -> Self {
+        let moves = u32::try_from(lurd.len()).unwrap_or(u32::MAX);
+        let pushes =
+            u32::try_from(lurd.bytes().filter(u8::is_ascii_uppercase).count()).unwrap_or(u32::MAX);
+        let lower_bound = match metric {
+            Metric::Pushes => pushes,
+            Metric::Moves => moves,
+        };
+        Solution {
+            lurd,
+            pushes,
+            moves,
+            proven: true,
+            lower_bound,
+        }
+    }
+
+    /// A legal solution not proven optimal, with `lower_bound`, a proven lower bound on
+    /// the metric's first key (issue 16's anytime answer).
+    pub(crate) fn unproven(lurd: String, lower_bound: u32) -> Self {
+        let mut s = Solution::proven(lurd, Metric::Pushes);
+        s.proven = false;
+        s.lower_bound = lower_bound;
+        s
+    }
+
+    /// Its pushes: the upper-case letters of [`Solution::lurd`].
+    pub fn pushes(&self) -> u32 {
+        self.pushes
+    }
+
+    /// Its moves, pushes included: the letters of [`Solution::lurd`].
+    pub fn moves(&self) -> u32 {
+        self.moves
+    }
+
+    /// The moves, `l u r d` for a walk and `L U R D` for a push (empty for a level solved
+    /// at the start).
+    pub fn lurd(&self) -> &str {
+        &self.lurd
+    }
+
+    /// Whether it is proven optimal on both keys of the metric it was solved for.
+    pub fn is_proven(&self) -> bool {
+        self.proven
+    }
+
+    /// The proven lower bound on the metric's first key (pushes, or moves): equal to this
+    /// solution's own count when [`Solution::is_proven`].
+    pub fn lower_bound(&self) -> u32 {
+        self.lower_bound
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_come_from_the_moves() {
+        let s = Solution::proven("rRRdL".to_owned(), Metric::Moves);
+        assert_eq!((s.pushes(), s.moves(), s.lurd()), (3, 5, "rRRdL"));
+        assert_eq!(s.lower_bound(), 5);
+        assert!(s.is_proven());
+        assert_eq!(
+            Solution::proven(String::new(), Metric::Pushes).lower_bound(),
+            0
+        );
+    }
+}
