@@ -16,7 +16,7 @@
 
 use std::collections::VecDeque;
 
-use grid_core::bfs::UNREACHABLE;
+use grid_core::UNREACHABLE;
 use grid_core::{CellId, Grid};
 
 /// Cells per page of the distance store.

@@ -33,7 +33,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use grid_core::bfs::UNREACHABLE;
+use grid_core::UNREACHABLE;
 use grid_core::{CellId, Grid};
 
 use super::dist_table::DistTable;
