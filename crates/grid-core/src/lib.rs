@@ -4,7 +4,11 @@
 //!   an exact width) that reports every problem as a located [`ParseError`];
 //! - [`grid`]: compact numbering of the passable cells of a character grid, their
 //!   coordinates, the [`Dir`] order N < S < W < E and a neighbour table;
-//! - [`bfs`]: breadth-first distances over a [`Grid`], optionally with one cell blocked;
+//! - [`walk`]: the stamped breadth-first [`Walker`] (early-stopping walks, floods,
+//!   smallest shortest walks), [`Grid::distances`] and the one [`UNREACHABLE`] sentinel;
+//! - [`queue`]: the monotone [`BucketQueue`] (Dial's buckets) for integer-keyed searches;
+//! - [`board`]: the single-box [`Board`] (player, box, target) with its move replay,
+//!   `--show` frames and `--svg` picture, and the [`Move`] of a move string;
 //! - [`blocks`]: biconnected components, to tell in O(1) which sides of a cell stay
 //!   connected when the cell is taken away (the sides of a box);
 //! - [`push`]: push distances of one box to one target over (box cell, side) states;
@@ -27,19 +31,25 @@
 
 pub mod bfs;
 pub mod blocks;
+pub mod board;
 pub mod cli;
 pub mod error;
 pub mod grid;
 pub mod limits;
 pub mod movingai;
 pub mod push;
+pub mod queue;
 pub mod reader;
 #[cfg(any(test, feature = "generate"))]
 pub mod rng;
 pub mod svg;
+pub mod walk;
 
+pub use board::{Board, BoardError, Counts, Move, Notation, Piece, Position, ReplayError};
 pub use cli::{RunError, exit_code};
 pub use error::{ErrorKind, ParseError, describe_byte, describe_char, describe_char_at};
 pub use grid::{CellError, CellId, Dir, Grid};
 pub use limits::{GridSize, Limits, SizeFields, grid_size};
+pub use queue::BucketQueue;
 pub use reader::{CaseReader, CharGrid, Header, RowEnd};
+pub use walk::{UNREACHABLE, Walker};

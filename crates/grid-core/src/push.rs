@@ -11,9 +11,11 @@
 
 use crate::blocks::Blocks;
 use crate::grid::{CellId, Dir, Grid};
+use crate::walk::UNREACHABLE;
 
-/// The push distance of a state from which the target cannot be reached.
-pub const NO_PUSHES: u32 = u32::MAX;
+/// The push distance of a state from which the target cannot be reached: the workspace's
+/// one [`UNREACHABLE`] (this name stays until every crate uses that one).
+pub use crate::walk::UNREACHABLE as NO_PUSHES;
 
 /// The state "box on `cell`, player beside it on `side`", as an index into the tables of
 /// [`push_distances`].
@@ -29,7 +31,7 @@ pub fn decode(state: usize) -> (CellId, Dir) {
 }
 
 /// For every state ([`state`]), the fewest pushes that bring the box onto `target` when it
-/// is the only box on `grid`, or [`NO_PUSHES`]. `queue` is a reusable buffer.
+/// is the only box on `grid`, or [`UNREACHABLE`]. `queue` is a reusable buffer.
 ///
 /// A box on the target needs 0 pushes from every side the player can stand on.
 ///
@@ -41,7 +43,7 @@ pub fn push_distances(
     target: CellId,
     queue: &mut Vec<u32>,
 ) -> Vec<u32> {
-    let mut dist = vec![NO_PUSHES; grid.cell_count() * 4];
+    let mut dist = vec![UNREACHABLE; grid.cell_count() * 4];
     queue.clear();
     for side in Dir::ALL {
         if grid.neighbour(target, side).is_some() {
@@ -65,7 +67,7 @@ pub fn push_distances(
         let next = dist[v] + 1;
         for before in Dir::ALL {
             let u = state(from, before);
-            if dist[u] == NO_PUSHES && blocks.connected_around(from, before, side) {
+            if dist[u] == UNREACHABLE && blocks.connected_around(from, before, side) {
                 dist[u] = next;
                 queue.push(u as u32);
             }
@@ -87,9 +89,9 @@ mod tests {
         // The box on cell 1, player on its west side: three pushes east.
         assert_eq!(dist[state(CellId::new(1), Dir::West)], 3);
         // From the east side it can only go west, away from the target.
-        assert_eq!(dist[state(CellId::new(1), Dir::East)], NO_PUSHES);
+        assert_eq!(dist[state(CellId::new(1), Dir::East)], UNREACHABLE);
         // Cell 0 is a corner of the corridor: the player cannot get behind it.
-        assert_eq!(dist[state(CellId::new(0), Dir::East)], NO_PUSHES);
+        assert_eq!(dist[state(CellId::new(0), Dir::East)], UNREACHABLE);
         assert_eq!(dist[state(target, Dir::West)], 0);
     }
 }

@@ -19,7 +19,6 @@
 //! - [`problem`]: the maze, its validating constructor, the options and [`solve`];
 //! - [`parse`]: one maze of the input, with located errors and size limits;
 //! - [`search`]: the exact four-key search over (box cell, side of the person);
-//! - [`walk`]: early-stopping walk searches with the box as a wall;
 //! - [`verify`](mod@verify): replays a move string (legal, ends on the target) and counts it;
 //! - [`show`]: the maze drawn after every push (`--show`);
 //! - [`svg`]: the answer as an animated SVG picture (`--svg`);
@@ -52,7 +51,6 @@ pub mod search;
 pub mod show;
 pub mod svg;
 pub mod verify;
-pub mod walk;
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -61,11 +59,12 @@ use grid_core::CaseReader;
 use grid_core::limits::Limits;
 
 pub use grid_core::limits::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB};
+pub use grid_core::{BoardError, Counts, ReplayError};
 pub use grid_core::{CellError, CellId, Dir, ErrorKind, Grid, ParseError, RunError, exit_code};
 pub use parse::{BYTES_PER_CELL, MAX_SIDE, read_maze, read_maze_within};
-pub use problem::{Marker, Maze, MazeError, Options, SolveError, solve};
+pub use problem::{Maze, Options, SolveError, solve};
 pub use search::{Solution, Solver};
-pub use verify::{Counts, VerifyError, verify};
+pub use verify::verify;
 
 /// How [`run`] reads and answers: the flags of the `sokoban-path` binary.
 #[derive(Debug, Clone, PartialEq, Eq)]

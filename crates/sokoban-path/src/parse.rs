@@ -10,9 +10,9 @@
 use std::io::BufRead;
 
 use grid_core::limits::{Limits, SizeFields, grid_size};
-use grid_core::{CaseReader, ErrorKind, Grid, ParseError, RowEnd};
+use grid_core::{Board, CaseReader, ErrorKind, Grid, ParseError, RowEnd};
 
-use crate::problem::Maze;
+use crate::problem::{Maze, NOTATION};
 
 /// The largest number of rows or columns accepted, whatever the cell budget.
 pub const MAX_SIDE: u64 = grid_core::limits::MAX_SIDE;
@@ -89,12 +89,9 @@ pub fn read_maze_within<R: BufRead>(
             },
         ));
     };
-    Ok(Some(Maze {
-        grid,
-        person,
-        box_start,
-        target,
-    }))
+    // Three different letters, so three different cells.
+    let board = Board::from_cells(grid, [person, box_start, target], &NOTATION);
+    Ok(Some(Maze { board }))
 }
 
 #[cfg(test)]
@@ -110,10 +107,11 @@ mod tests {
     #[test]
     fn reads_markers_and_floor() {
         let maze = first("2 3\nSB#\n..T  \n0 0\n").unwrap().unwrap();
-        assert_eq!(maze.grid.cell_count(), 5);
-        assert_eq!(maze.grid.position(maze.person), (0, 0));
-        assert_eq!(maze.grid.position(maze.box_start), (0, 1));
-        assert_eq!(maze.grid.position(maze.target), (1, 2));
+        let grid = maze.grid();
+        assert_eq!(grid.cell_count(), 5);
+        assert_eq!(grid.position(maze.person()), (0, 0));
+        assert_eq!(grid.position(maze.box_start()), (0, 1));
+        assert_eq!(grid.position(maze.target()), (1, 2));
         assert_eq!(first("0 0\n").unwrap(), None);
         assert_eq!(first("").unwrap(), None);
     }

@@ -5,11 +5,10 @@
 //! caller speaks in rows and columns. This module checks once, at construction, what a
 //! caller can get wrong, so every [`Maze`] is one the text format could have written.
 
-use std::fmt;
 use std::str::FromStr;
 
 use grid_core::limits::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB, Limits, MIB};
-use grid_core::{CaseReader, CellError, CellId, ErrorKind, Grid, ParseError};
+use grid_core::{Board, BoardError, CaseReader, CellId, ErrorKind, Grid, Notation, ParseError};
 
 use crate::parse::{BYTES_PER_CELL, read_maze_within};
 use crate::search::{Solution, Solver};
@@ -33,81 +32,29 @@ use crate::search::{Solution, Solver};
 /// let grid = Grid::new(1, 4, |_, _| true);
 /// let maze = Maze::new(grid, (0, 0), (0, 1), (0, 3))?;
 /// assert_eq!(maze.box_start().index(), 1);
-/// # Ok::<(), sokoban_path::MazeError>(())
+/// # Ok::<(), sokoban_path::BoardError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Maze {
-    /// The floor cells (`.`, `S`, `B`, `T`); walls and the outside are not cells.
-    pub(crate) grid: Grid,
-    /// Where the person starts (`S`).
-    pub(crate) person: CellId,
-    /// Where the box starts (`B`).
-    pub(crate) box_start: CellId,
-    /// The target (`T`).
-    pub(crate) target: CellId,
+    /// The floor and the three markers, in this format's letters ([`NOTATION`]).
+    pub(crate) board: Board,
 }
 
-/// One of the three markers of a maze, to say which one a [`MazeError`] is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Marker {
-    /// The person's start (`S`).
-    Person,
-    /// The box's start (`B`).
-    Box,
-    /// The target (`T`).
-    Target,
-}
-
-impl fmt::Display for Marker {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Marker::Person => "the person 'S'",
-            Marker::Box => "the box 'B'",
-            Marker::Target => "the target 'T'",
-        })
-    }
-}
-
-/// Why [`Maze::new`] refuses its arguments.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MazeError {
-    /// A marker is not on a floor cell.
-    #[error("{marker}: {source}")]
-    NotFloor {
-        /// Which marker.
-        marker: Marker,
-        /// Outside the grid or on a wall.
-        source: CellError,
-    },
-    /// The box starts on the target. The format cannot write it (one character per
-    /// cell), so no input has it; the spec's rule "solved the moment the box stands on
-    /// the target" would make it a maze with an empty answer, which the output format
-    /// cannot tell from a missing line.
-    #[error("the box starts on the target at ({row}, {col}): the format needs them apart")]
-    BoxOnTarget {
-        /// 0-based row.
-        row: usize,
-        /// 0-based column.
-        col: usize,
-    },
-    /// The person shares a cell with the box or the target.
-    #[error("{marker} and the person 'S' are both at ({row}, {col})")]
-    SharedCell {
-        /// The box or the target.
-        marker: Marker,
-        /// 0-based row.
-        row: usize,
-        /// 0-based column.
-        col: usize,
-    },
-}
+/// The letters of this format: the person `S`, the box `B`, the target `T`; on the
+/// `--show` frames `*` is the box on the target and `+` the person on it.
+pub(crate) static NOTATION: Notation = Notation {
+    letters: ['S', 'B', 'T'],
+    names: ["the person 'S'", "the box 'B'", "the target 'T'"],
+    box_on_target: '*',
+    player_on_target: '+',
+};
 
 impl Maze {
     /// The maze on `grid` (its cells are the floor) with the person, the box and the
     /// target at the given `(row, col)`, from 0 at the top left.
     ///
     /// # Errors
-    /// A [`MazeError`] when a marker is outside the grid or on a wall, or two markers
+    /// A [`BoardError`] when a marker is outside the grid or on a wall, or two markers
     /// share a cell (the box on the target included).
     ///
     /// # Complexity
@@ -117,52 +64,33 @@ impl Maze {
         person: (usize, usize),
         box_start: (usize, usize),
         target: (usize, usize),
-    ) -> Result<Maze, MazeError> {
-        let floor = |marker, (row, col)| {
-            grid.floor_cell(row, col)
-                .map_err(|source| MazeError::NotFloor { marker, source })
-        };
-        let (person_cell, box_cell, target_cell) = (
-            floor(Marker::Person, person)?,
-            floor(Marker::Box, box_start)?,
-            floor(Marker::Target, target)?,
-        );
-        if box_cell == target_cell {
-            let (row, col) = box_start;
-            return Err(MazeError::BoxOnTarget { row, col });
-        }
-        for (marker, cell) in [(Marker::Box, box_cell), (Marker::Target, target_cell)] {
-            if cell == person_cell {
-                let (row, col) = person;
-                return Err(MazeError::SharedCell { marker, row, col });
-            }
-        }
-        Ok(Maze {
-            grid,
-            person: person_cell,
-            box_start: box_cell,
-            target: target_cell,
-        })
+    ) -> Result<Maze, BoardError> {
+        Board::new(grid, person, box_start, target, &NOTATION).map(|board| Maze { board })
     }
 
     /// The floor cells and how they connect.
     pub fn grid(&self) -> &Grid {
-        &self.grid
+        self.board.grid()
     }
 
     /// Where the person starts.
     pub fn person(&self) -> CellId {
-        self.person
+        self.board.player()
     }
 
     /// Where the box starts.
     pub fn box_start(&self) -> CellId {
-        self.box_start
+        self.board.box_cell()
     }
 
     /// The target.
     pub fn target(&self) -> CellId {
-        self.target
+        self.board.target()
+    }
+
+    /// The board model the replay, the frames and the picture work on.
+    pub(crate) fn board(&self) -> &Board {
+        &self.board
     }
 }
 

@@ -25,7 +25,7 @@
 //!    sequence is chosen greedily: at every state the first push in N, S, W, E order whose
 //!    edge is tight and leads to a marked state. Given the pushes, each walk has a fixed
 //!    (shortest) length, so the smallest walk sequence is the smallest shortest walk of each
-//!    segment, in order ([`Walker::smallest_walk`]).
+//!    segment, in order ([`Walker::smallest_walk`], grid-core's stamped walker).
 //!
 //! # Complexity
 //! O(cells) for passes 1 and 3 and the setup (blocks), plus one early-stopping walk search
@@ -35,14 +35,13 @@
 //! tables, blocks, walk buffers).
 
 use grid_core::blocks::Blocks;
-use grid_core::push::push_distances;
+use grid_core::push::{decode, push_distances, state};
 use grid_core::{CellId, Dir, Grid};
 
 use crate::problem::Maze;
-use crate::walk::{UNREACHABLE, Walker};
+use grid_core::{UNREACHABLE, Walker};
 
-/// "Not set" in the per-state tables.
-const UNSET: u32 = u32::MAX;
+/// "Not reached yet" in the per-state walk table.
 const UNSET_WALKS: u64 = u64::MAX;
 
 /// The answer to a solvable maze.
@@ -76,7 +75,7 @@ impl Solution {
 /// The search, with buffers reused from one maze to the next.
 #[derive(Debug, Clone, Default)]
 pub struct Solver {
-    /// Per state: fewest pushes to the target ([`UNSET`] when there is no way).
+    /// Per state: fewest pushes to the target ([`UNREACHABLE`] when there is no way).
     push_dist: Vec<u32>,
     /// Per push-optimal state reached: fewest walks from the start.
     walks: Vec<u64>,
@@ -91,18 +90,6 @@ pub struct Solver {
     layer_starts: Vec<usize>,
     queue: Vec<u32>,
     walker: Walker,
-}
-
-/// The state "box on `cell`, person on its `side`".
-#[inline]
-fn state(cell: CellId, side: Dir) -> usize {
-    cell.index() * 4 + side.index()
-}
-
-/// The box cell and the side of a state.
-#[inline]
-fn decode(state: usize) -> (CellId, Dir) {
-    (CellId::new(state / 4), Dir::ALL[state % 4])
 }
 
 /// The push `dir` from a box on `cell`: the cell the box moves to and the cell the person
@@ -126,12 +113,12 @@ impl Solver {
     /// # Complexity
     /// See the module documentation.
     pub fn solve(&mut self, maze: &Maze) -> Option<Solution> {
-        let grid = &maze.grid;
+        let grid = maze.grid();
         let n = grid.cell_count();
         let blocks = Blocks::new(grid);
         self.reset(n);
         // Pass 1 (grid-core: the many-box solver uses the same table).
-        self.push_dist = push_distances(grid, &blocks, maze.target, &mut self.queue);
+        self.push_dist = push_distances(grid, &blocks, maze.target(), &mut self.queue);
         self.queue.clear();
 
         // The start is not a (box, side) state: the person may stand anywhere.
@@ -165,7 +152,7 @@ impl Solver {
                     dirs.push(dir);
                     v
                 })?;
-        while decode(current).0 != maze.target {
+        while decode(current).0 != maze.target() {
             let (cell, _) = decode(current);
             let (dir, next) = Dir::ALL.into_iter().find_map(|dir| {
                 let (to, _) = push(grid, cell, dir)?;
@@ -206,20 +193,21 @@ impl Solver {
     /// The first pushes the person can make from the start: (direction, state after it,
     /// walk before it), for every push whose state can still reach the target.
     fn first_pushes(&mut self, maze: &Maze) -> Vec<(Dir, usize, u32)> {
-        let grid = &maze.grid;
+        let grid = maze.grid();
         let sides: Vec<(Dir, CellId, CellId)> = Dir::ALL
             .into_iter()
-            .filter_map(|dir| push(grid, maze.box_start, dir).map(|(to, at)| (dir, to, at)))
+            .filter_map(|dir| push(grid, maze.box_start(), dir).map(|(to, at)| (dir, to, at)))
             .collect();
         let wanted: Vec<CellId> = sides.iter().map(|&(_, _, at)| at).collect();
+        let box_start = maze.box_start();
         self.walker
-            .search(grid, maze.person, maze.box_start, &wanted);
+            .search(grid, maze.person(), |c| c == box_start, &wanted);
         sides
             .into_iter()
             .filter_map(|(dir, to, at)| {
                 let walk = self.walker.distance(at);
                 let v = state(to, dir.opposite());
-                (walk != UNREACHABLE && self.push_dist[v] != UNSET).then_some((dir, v, walk))
+                (walk != UNREACHABLE && self.push_dist[v] != UNREACHABLE).then_some((dir, v, walk))
             })
             .collect()
     }
@@ -254,7 +242,7 @@ impl Solver {
                     }
                 }
             }
-            self.walker.search(grid, person, cell, &wanted);
+            self.walker.search(grid, person, |c| c == cell, &wanted);
             for &(dir, v, at) in &moves {
                 let walk = self.walker.distance(at);
                 self.side_walks[u][dir.opposite().index()] = walk;
@@ -314,14 +302,21 @@ impl Solver {
     /// Spells the answer for the push directions `dirs`: before every push, the smallest
     /// shortest walk to the cell behind the box.
     fn spell(&mut self, maze: &Maze, dirs: &[Dir]) -> Option<String> {
-        let grid = &maze.grid;
+        let grid = maze.grid();
         let mut moves = String::new();
-        let mut person = maze.person;
-        let mut cell = maze.box_start;
+        let mut person = maze.person();
+        let mut cell = maze.box_start();
         for &dir in dirs {
             let (to, at) = push(grid, cell, dir)?;
-            self.walker
-                .smallest_walk(grid, person, at, cell, &mut moves)?;
+            self.walker.smallest_walk(
+                grid,
+                person,
+                at,
+                |c| c == cell,
+                |dir| {
+                    moves.push(dir.walk_letter());
+                },
+            )?;
             moves.push(dir.push_letter());
             person = cell;
             cell = to;

@@ -17,7 +17,7 @@
 //! O(cells) time and memory.
 
 use grid_core::blocks::Blocks;
-use grid_core::{CellId, Dir, Grid};
+use grid_core::{BucketQueue, CellId, Dir, Grid, UNREACHABLE};
 
 use crate::walk::SideWalks;
 
@@ -26,9 +26,6 @@ use crate::walk::SideWalks;
 const MAX_EDGE: u32 = 63;
 /// Dial's ring of buckets: more than [`MAX_EDGE`] of them.
 const RING: usize = 64;
-
-/// A count for a state that cannot reach (or be reached).
-pub const UNREACHED: u32 = u32::MAX;
 
 /// The state "box on `cell`, player on its neighbour in `side`", as a table index.
 #[inline]
@@ -281,7 +278,7 @@ pub const PAIRS: [(Dir, Dir); 6] = [
 ];
 
 /// For every state, a lower bound on the steps still needed to bring the box onto
-/// `target`: 0 with the box on the target; [`UNREACHED`] exactly where no sequence of
+/// `target`: 0 with the box on the target; [`UNREACHABLE`] exactly where no sequence of
 /// pushes brings it home.
 ///
 /// # Complexity
@@ -328,70 +325,62 @@ fn relaxed_search(
     forward: bool,
     stop: Option<CellId>,
 ) -> Vec<u32> {
-    let mut dist = vec![UNREACHED; grid.cell_count() * 4];
+    let mut dist = vec![UNREACHABLE; grid.cell_count() * 4];
     let mut seeds = seeds.to_vec();
     seeds.sort_by_key(|&(_, d)| std::cmp::Reverse(d));
-    let mut buckets: [Vec<u32>; RING] = std::array::from_fn(|_| Vec::new());
-    let mut queued = 0usize;
-    let mut current = 0u32;
+    let mut queue = BucketQueue::new(RING);
     loop {
-        while seeds.last().is_some_and(|&(_, d)| d <= current) {
-            let Some((s, d)) = seeds.pop() else { break };
+        // Seeds go in once the search reaches their distance (or at once when it is idle),
+        // so that every key queued stays within the ring.
+        let next = queue.peek_key();
+        if let Some(&(s, d)) = seeds.last().filter(|&&(_, d)| next.is_none_or(|k| d <= k)) {
+            seeds.pop();
             if d < dist[s] {
+                if queue.is_empty() {
+                    queue.advance_to(d);
+                }
                 dist[s] = d;
-                buckets[(d % RING as u32) as usize].push(s as u32);
-                queued += 1;
+                queue.push(d, s as u32);
+            }
+            continue;
+        }
+        let Some((current, s)) = queue.pop() else {
+            break;
+        };
+        let s = s as usize;
+        if dist[s] != current {
+            continue;
+        }
+        let (cell, side) = unpack(s);
+        if stop == Some(cell) {
+            continue;
+        }
+        let mut relax = |t: usize, cost: u32| {
+            if current + cost < dist[t] {
+                dist[t] = current + cost;
+                queue.push(current + cost, t as u32);
+            }
+        };
+        let pushed = if forward {
+            // Away from the player's side; the player steps onto the box's old cell.
+            grid.neighbour(cell, side.opposite())
+                .map(|next| state(next, side))
+        } else {
+            // The box came from the player's cell, pushed from one further back; a box
+            // on the target is never pushed (the game has ended).
+            grid.neighbour(cell, side)
+                .filter(|&before| grid.neighbour(before, side).is_some())
+                .map(|before| state(before, side))
+        };
+        if let Some(t) = pushed {
+            relax(t, 1);
+        }
+        for other in Dir::ALL {
+            if other != side && blocks.connected_around(cell, side, other) {
+                let walk = walks.at_least(cell, side, other).min(MAX_EDGE);
+                relax(state(cell, other), walk);
             }
         }
-        if queued == 0 {
-            match seeds.last() {
-                Some(&(_, d)) => {
-                    current = d;
-                    continue;
-                }
-                None => break,
-            }
-        }
-        let slot = (current % RING as u32) as usize;
-        while let Some(s) = buckets[slot].pop() {
-            queued -= 1;
-            let s = s as usize;
-            if dist[s] != current {
-                continue;
-            }
-            let (cell, side) = unpack(s);
-            if stop == Some(cell) {
-                continue;
-            }
-            let mut relax = |t: usize, cost: u32, buckets: &mut [Vec<u32>; RING]| {
-                if current + cost < dist[t] {
-                    dist[t] = current + cost;
-                    buckets[((current + cost) % RING as u32) as usize].push(t as u32);
-                    queued += 1;
-                }
-            };
-            let pushed = if forward {
-                // Away from the player's side; the player steps onto the box's old cell.
-                grid.neighbour(cell, side.opposite())
-                    .map(|next| state(next, side))
-            } else {
-                // The box came from the player's cell, pushed from one further back; a box
-                // on the target is never pushed (the game has ended).
-                grid.neighbour(cell, side)
-                    .filter(|&before| grid.neighbour(before, side).is_some())
-                    .map(|before| state(before, side))
-            };
-            if let Some(t) = pushed {
-                relax(t, 1, &mut buckets);
-            }
-            for other in Dir::ALL {
-                if other != side && blocks.connected_around(cell, side, other) {
-                    let walk = walks.at_least(cell, side, other).min(MAX_EDGE);
-                    relax(state(cell, other), walk, &mut buckets);
-                }
-            }
-        }
-        current += 1;
     }
     dist
 }

@@ -57,10 +57,11 @@ pub mod verify;
 pub mod walk;
 
 pub use grid_core::limits::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB};
+pub use grid_core::{BoardError, Move, Position, ReplayError};
 pub use grid_core::{CellError, CellId, Dir, ErrorKind, Grid, ParseError, RunError, exit_code};
 pub use parse::{BYTES_PER_CELL, read_puzzle, read_puzzle_within};
-pub use path::{Move, Path};
-pub use problem::{Marker, Options, Puzzle, PuzzleError, Solution, SolveError, solve};
+pub use path::Path;
+pub use problem::{Options, Puzzle, Solution, SolveError, solve};
 pub use search::Solver;
 
 /// What to print besides the answer, and how large a board to accept: the flags of the

@@ -11,9 +11,9 @@
 use std::io::BufRead;
 
 use grid_core::limits::{Limits, SizeFields, grid_size};
-use grid_core::{CaseReader, ErrorKind, Grid, ParseError, RowEnd, describe_char_at};
+use grid_core::{Board, CaseReader, ErrorKind, Grid, ParseError, RowEnd, describe_char_at};
 
-use crate::problem::Puzzle;
+use crate::problem::{NOTATION, Puzzle};
 
 /// The largest number of rows or columns accepted, whatever the cell budget.
 pub const MAX_SIDE: u64 = grid_core::limits::MAX_SIDE;
@@ -109,10 +109,7 @@ pub fn read_case(input: &mut impl BufRead, limits: Limits) -> Result<(Puzzle, us
     let (player, box_cell, target) = (cell(player)?, cell(box_cell)?, cell(target)?);
     // The three markers are three different characters, so three different cells.
     let puzzle = Puzzle {
-        grid,
-        player,
-        box_cell,
-        target,
+        board: Board::from_cells(grid, [player, box_cell, target], &NOTATION),
     };
     Ok((puzzle, lines_read))
 }

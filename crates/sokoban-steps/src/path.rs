@@ -20,30 +20,10 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fmt;
 
-use grid_core::{CellId, Dir};
+use grid_core::{CellId, Dir, Move, UNREACHABLE};
 
-use crate::bound::{UNREACHED, state, steps_from_start_at_least, unpack};
+use crate::bound::{state, steps_from_start_at_least, unpack};
 use crate::search::Solver;
-
-/// One step of the player: a direction, and whether it pushes the box.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Move {
-    /// Where the player steps.
-    pub dir: Dir,
-    /// Whether the step pushes the box one cell further in `dir`.
-    pub push: bool,
-}
-
-impl Move {
-    /// The letter of the move: `nswe` for walks, `NSWE` for pushes.
-    pub fn letter(self) -> char {
-        if self.push {
-            self.dir.push_letter()
-        } else {
-            self.dir.walk_letter()
-        }
-    }
-}
 
 /// A step sequence, displayed as its letters.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
@@ -74,7 +54,7 @@ impl Solver<'_> {
         let target = puzzle.target();
         let (mut player, mut box_cell) = (puzzle.player(), puzzle.box_cell());
         let mut moves = Vec::with_capacity(optimum as usize);
-        let mut left = vec![UNREACHED; grid.cell_count()];
+        let mut left = vec![UNREACHABLE; grid.cell_count()];
         let mut touched = Vec::new();
         while box_cell != target {
             let remaining = optimum - moves.len() as u32;
@@ -86,7 +66,7 @@ impl Solver<'_> {
                 } else {
                     to_go[state(next, dir.opposite())]
                 };
-                (after != UNREACHED).then(|| after + 1)
+                (after != UNREACHABLE).then(|| after + 1)
             };
             // Walk until the optimal move is a push; every walk lowers `left` by one.
             loop {
@@ -95,7 +75,7 @@ impl Solver<'_> {
                     if next == box_cell {
                         push_value(dir) == Some(here)
                     } else {
-                        left[next.index()] != UNREACHED && left[next.index()] + 1 == here
+                        left[next.index()] != UNREACHABLE && left[next.index()] + 1 == here
                     }
                 });
                 // The values are exact along optimal solutions, so some move always fits;
@@ -114,7 +94,7 @@ impl Solver<'_> {
     }
 
     /// Per state, the steps still needed to bring the box home, exact on every state that
-    /// lies on an optimal solution of `optimum` steps (an overestimate or [`UNREACHED`]
+    /// lies on an optimal solution of `optimum` steps (an overestimate or [`UNREACHABLE`]
     /// elsewhere). Needs the tables of the forward search that found `optimum`.
     fn steps_to_go(&mut self, optimum: u32) -> Vec<u32> {
         let puzzle = self.puzzle;
@@ -133,7 +113,7 @@ impl Solver<'_> {
                 so_far_at_least[s].max(optimum.saturating_sub(solver.to_target[s]))
             }
         };
-        let mut to_go = vec![UNREACHED; self.to_target.len()];
+        let mut to_go = vec![UNREACHABLE; self.to_target.len()];
         let mut heap: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
         for side in Dir::ALL {
             if grid.neighbour(target, side).is_some() {
@@ -147,7 +127,7 @@ impl Solver<'_> {
                 continue;
             }
             let from_start = steps_from_start(self, s);
-            if from_start == UNREACHED || from_start.saturating_add(d) > optimum {
+            if from_start == UNREACHABLE || from_start.saturating_add(d) > optimum {
                 continue; // on no optimal solution
             }
             let (cell, side) = unpack(s);
@@ -184,7 +164,7 @@ impl Solver<'_> {
     /// Manhattan distance is the heuristic), run until every cell whose estimate is at
     /// most `remaining` has been expanded: between two pushes the walk is short, so this
     /// touches a few cells instead of the whole board. Cells it did not settle keep a
-    /// value that is too large or [`UNREACHED`], which never looks optimal.
+    /// value that is too large or [`UNREACHABLE`], which never looks optimal.
     ///
     /// # Complexity
     /// O(k log k) for the k cells within the estimate.
@@ -200,7 +180,7 @@ impl Solver<'_> {
         let grid = self.puzzle.grid();
         let target = self.puzzle.target();
         for cell in touched.drain(..) {
-            left[cell.index()] = UNREACHED;
+            left[cell.index()] = UNREACHABLE;
         }
         let (player_row, player_col) = grid.position(player);
         let towards_player = |cell: CellId| {
@@ -220,8 +200,8 @@ impl Solver<'_> {
             } else {
                 to_go[state(next, side)]
             };
-            if after != UNREACHED && after + 1 < left[at.index()] {
-                if left[at.index()] == UNREACHED {
+            if after != UNREACHABLE && after + 1 < left[at.index()] {
+                if left[at.index()] == UNREACHABLE {
                     touched.push(at);
                 }
                 left[at.index()] = after + 1;
@@ -239,7 +219,7 @@ impl Solver<'_> {
             }
             for (_, next) in grid.neighbours(cell) {
                 if next != box_cell && d + 1 < left[next.index()] {
-                    if left[next.index()] == UNREACHED {
+                    if left[next.index()] == UNREACHABLE {
                         touched.push(next);
                     }
                     left[next.index()] = d + 1;

@@ -5,11 +5,10 @@
 //! caller speaks in rows and columns. This module checks once, at construction, what a
 //! caller can get wrong, so every [`Puzzle`] is one the text format could have written.
 
-use std::fmt;
 use std::str::FromStr;
 
 use grid_core::limits::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB, MIB};
-use grid_core::{CellError, CellId, Grid, ParseError};
+use grid_core::{Board, BoardError, CellId, Grid, Notation, ParseError};
 
 use crate::parse::{BYTES_PER_CELL, read_puzzle};
 use crate::path::Path;
@@ -35,75 +34,29 @@ use crate::search::Solver;
 /// let grid = Grid::new(1, 4, |_, _| true);
 /// let puzzle = Puzzle::new(grid, (0, 0), (0, 1), (0, 3))?;
 /// assert_eq!(puzzle.to_text(), "1 4\nX*.@\n");
-/// # Ok::<(), sokoban_steps::PuzzleError>(())
+/// # Ok::<(), sokoban_steps::BoardError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Puzzle {
-    pub(crate) grid: Grid,
-    pub(crate) player: CellId,
-    pub(crate) box_cell: CellId,
-    pub(crate) target: CellId,
+    /// The floor and the three markers, in this format's letters ([`NOTATION`]).
+    pub(crate) board: Board,
 }
 
-/// One of the three markers of a puzzle, to say which one a [`PuzzleError`] is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Marker {
-    /// The player's start (`X`).
-    Player,
-    /// The box's start (`*`).
-    Box,
-    /// The target (`@`).
-    Target,
-}
-
-impl fmt::Display for Marker {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Marker::Player => "the player 'X'",
-            Marker::Box => "the box '*'",
-            Marker::Target => "the target '@'",
-        })
-    }
-}
-
-/// Why [`Puzzle::new`] refuses its arguments.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PuzzleError {
-    /// A marker is not on a floor cell.
-    #[error("{marker}: {source}")]
-    NotFloor {
-        /// Which marker.
-        marker: Marker,
-        /// Outside the grid or on a wall.
-        source: CellError,
-    },
-    /// The box starts on the target. The format cannot write it (one character per
-    /// cell), so no input has it (the spec's rule would make its answer 0).
-    #[error("the box starts on the target at ({row}, {col}): the format needs them apart")]
-    BoxOnTarget {
-        /// 0-based row.
-        row: usize,
-        /// 0-based column.
-        col: usize,
-    },
-    /// The player shares a cell with the box or the target.
-    #[error("{marker} and the player 'X' are both at ({row}, {col})")]
-    SharedCell {
-        /// The box or the target.
-        marker: Marker,
-        /// 0-based row.
-        row: usize,
-        /// 0-based column.
-        col: usize,
-    },
-}
+/// The letters of this format: the player `X`, the box `*`, the target `@` (on the frames
+/// too: nothing else stands on the target while the game goes on).
+pub(crate) static NOTATION: Notation = Notation {
+    letters: ['X', '*', '@'],
+    names: ["the player 'X'", "the box '*'", "the target '@'"],
+    box_on_target: '*',
+    player_on_target: 'X',
+};
 
 impl Puzzle {
     /// The puzzle on `grid` (its cells are the floor) with the player, the box and the
     /// target at the given `(row, col)`, from 0 at the top left.
     ///
     /// # Errors
-    /// A [`PuzzleError`] when a marker is outside the grid or on a wall, or two markers
+    /// A [`BoardError`] when a marker is outside the grid or on a wall, or two markers
     /// share a cell (the box on the target included).
     ///
     /// # Complexity
@@ -113,71 +66,38 @@ impl Puzzle {
         player: (usize, usize),
         box_cell: (usize, usize),
         target: (usize, usize),
-    ) -> Result<Puzzle, PuzzleError> {
-        let floor = |marker, (row, col)| {
-            grid.floor_cell(row, col)
-                .map_err(|source| PuzzleError::NotFloor { marker, source })
-        };
-        let (player_cell, box_at, target_cell) = (
-            floor(Marker::Player, player)?,
-            floor(Marker::Box, box_cell)?,
-            floor(Marker::Target, target)?,
-        );
-        if box_at == target_cell {
-            let (row, col) = box_cell;
-            return Err(PuzzleError::BoxOnTarget { row, col });
-        }
-        for (marker, cell) in [(Marker::Box, box_at), (Marker::Target, target_cell)] {
-            if cell == player_cell {
-                let (row, col) = player;
-                return Err(PuzzleError::SharedCell { marker, row, col });
-            }
-        }
-        Ok(Puzzle {
-            grid,
-            player: player_cell,
-            box_cell: box_at,
-            target: target_cell,
-        })
+    ) -> Result<Puzzle, BoardError> {
+        Board::new(grid, player, box_cell, target, &NOTATION).map(|board| Puzzle { board })
     }
 
     /// The floor cells and how they connect (walls and the outside are not cells).
     pub fn grid(&self) -> &Grid {
-        &self.grid
+        self.board.grid()
     }
 
     /// The player's start.
     pub fn player(&self) -> CellId {
-        self.player
+        self.board.player()
     }
 
     /// The box's start.
     pub fn box_cell(&self) -> CellId {
-        self.box_cell
+        self.board.box_cell()
     }
 
     /// The target.
     pub fn target(&self) -> CellId {
-        self.target
+        self.board.target()
     }
 
     /// The case in the input format (`N M`, then the rows), ending with a newline.
     pub fn to_text(&self) -> String {
-        let (height, width) = (self.grid.height(), self.grid.width());
-        let mut text = format!("{height} {width}\n");
-        for row in 0..height {
-            for col in 0..width {
-                text.push(match self.grid.cell(row, col) {
-                    None => '#',
-                    Some(c) if c == self.player => 'X',
-                    Some(c) if c == self.box_cell => '*',
-                    Some(c) if c == self.target => '@',
-                    Some(_) => '.',
-                });
-            }
-            text.push('\n');
-        }
-        text
+        self.board.to_text()
+    }
+
+    /// The board model the replay, the frames and the picture work on.
+    pub(crate) fn board(&self) -> &Board {
+        &self.board
     }
 }
 

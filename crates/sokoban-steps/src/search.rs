@@ -28,11 +28,10 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use grid_core::bfs::UNREACHABLE;
 use grid_core::blocks::Blocks;
-use grid_core::{CellId, Dir};
+use grid_core::{CellId, Dir, UNREACHABLE};
 
-use crate::bound::{UNREACHED, state, steps_to_target_at_least, unpack};
+use crate::bound::{state, steps_to_target_at_least, unpack};
 use crate::problem::Puzzle;
 use crate::walk::SideWalks;
 
@@ -43,7 +42,7 @@ pub struct Solver<'p> {
     pub(crate) puzzle: &'p Puzzle,
     pub(crate) blocks: Blocks,
     pub(crate) walks: SideWalks,
-    /// Per state: a consistent lower bound on the steps still needed ([`UNREACHED`]:
+    /// Per state: a consistent lower bound on the steps still needed ([`UNREACHABLE`]:
     /// the box can never get home from there).
     pub(crate) to_target: Vec<u32>,
     /// How many states the last [`Solver::fewest_steps`] expanded.
@@ -114,7 +113,7 @@ impl<'p> Solver<'p> {
         }
         let mut best = std::mem::take(&mut self.reached);
         best.clear();
-        best.resize(self.to_target.len(), UNREACHED);
+        best.resize(self.to_target.len(), UNREACHABLE);
         self.closed.clear();
         self.closed.resize(self.to_target.len(), false);
         // Min-heap on f, then on the larger g (stored as its complement). The last field is
@@ -123,7 +122,7 @@ impl<'p> Solver<'p> {
         let mut heap: BinaryHeap<Reverse<(u32, u32, u32, u8)>> = BinaryHeap::new();
         const REAL: u8 = 4;
         let push = |heap: &mut BinaryHeap<_>, best: &mut [u32], h: &[u32], s: usize, g: u32| {
-            if h[s] != UNREACHED && g < best[s] {
+            if h[s] != UNREACHABLE && g < best[s] {
                 best[s] = g;
                 heap.push(Reverse((g + h[s], u32::MAX - g, s as u32, REAL)));
             }
@@ -176,7 +175,7 @@ impl<'p> Solver<'p> {
                     Some(walk) => push(&mut heap, &mut best, &self.to_target, t, g + walk),
                     None => {
                         let least = g + self.walks.at_least(cell, side, other);
-                        if self.to_target[t] != UNREACHED && least < best[t] {
+                        if self.to_target[t] != UNREACHABLE && least < best[t] {
                             let f = least + self.to_target[t];
                             heap.push(Reverse((f, u32::MAX - least, s as u32, other as u8)));
                         }

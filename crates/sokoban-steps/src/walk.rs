@@ -17,12 +17,10 @@
 //! search buffers, and O(height x width) while the bounds are prepared.
 
 use grid_core::blocks::Blocks;
-use grid_core::{CellId, Dir, Grid};
+use grid_core::{CellId, Dir, Grid, UNREACHABLE, Walker};
 
 use crate::bound::{PAIRS, WallRings, walk_at_least};
 
-/// A distance that does not exist (the two sides are not connected, or a side is a wall).
-pub const NO_WALK: u32 = u32::MAX;
 /// Marks a corridor's walk not searched yet.
 const UNKNOWN: u32 = u32::MAX - 1;
 /// Flags a cache entry not searched yet: the rest of it is a lower bound of the walk.
@@ -31,7 +29,7 @@ const LOWER: u32 = 1 << 30;
 /// Whether a cache entry still waits for its search.
 #[inline]
 fn unknown(entry: u32) -> bool {
-    entry >= LOWER && entry != NO_WALK
+    entry >= LOWER && entry != UNREACHABLE
 }
 
 /// Index of the unordered pair of distinct sides `a`, `b` in the 6-entry cache row (the
@@ -50,7 +48,7 @@ const NO_CORRIDOR: u32 = u32::MAX;
 /// lazily and cached; cheap lower bounds of the walks not searched yet for the heuristic.
 #[derive(Debug, Clone)]
 pub struct SideWalks {
-    /// Per box cell, per pair of sides: the walk, [`NO_WALK`], or [`LOWER`] plus a lower
+    /// Per box cell, per pair of sides: the walk, [`UNREACHABLE`], or [`LOWER`] plus a lower
     /// bound of the walk until it is searched.
     cache: Vec<[u32; 6]>,
     /// Per cell: the corridor it lies in, or [`NO_CORRIDOR`].
@@ -58,10 +56,8 @@ pub struct SideWalks {
     /// Per corridor cell: its place in the corridor, 1 next to its first end.
     place: Vec<u32>,
     corridors: Vec<Corridor>,
-    /// `seen[c] == stamp` marks a cell visited by the current search.
-    seen: Vec<u32>,
-    stamp: u32,
-    queue: Vec<(CellId, u32)>,
+    /// The stamped walker of the searches (grid-core's one breadth-first walker).
+    walker: Walker,
 }
 
 /// A maximal chain of floor cells with exactly two floor neighbours each, between two end
@@ -79,7 +75,7 @@ struct Corridor {
     ends: [CellId; 2],
     /// Cells in the chain.
     len: u32,
-    /// The walk round a box on any of its cells: [`UNKNOWN`] until searched, [`NO_WALK`]
+    /// The walk round a box on any of its cells: [`UNKNOWN`] until searched, [`UNREACHABLE`]
     /// when the chain lies on no cycle.
     walk: u32,
     /// A lower bound of `walk` before it is searched.
@@ -93,13 +89,11 @@ impl SideWalks {
     /// O(cells).
     pub fn new(grid: &Grid, blocks: &Blocks) -> Self {
         let mut walks = SideWalks {
-            cache: vec![[NO_WALK; 6]; grid.cell_count()],
+            cache: vec![[UNREACHABLE; 6]; grid.cell_count()],
             corridor_of: vec![NO_CORRIDOR; grid.cell_count()],
             place: vec![0; grid.cell_count()],
             corridors: Vec::new(),
-            seen: vec![0; grid.cell_count()],
-            stamp: 0,
-            queue: Vec::new(),
+            walker: Walker::new(),
         };
         walks.find_corridors(grid, blocks);
         walks.bound_walks(grid, blocks);
@@ -174,7 +168,7 @@ impl SideWalks {
             } else if blocks.connected_around(start, sides[0], sides[1]) {
                 UNKNOWN
             } else {
-                NO_WALK
+                UNREACHABLE
             };
             self.corridors.push(Corridor {
                 ends,
@@ -194,46 +188,18 @@ impl SideWalks {
         let ([first, second], len) = (corridor.ends, corridor.len);
         let walk = self
             .distance_avoiding(grid, first, second, id)
-            .map_or(NO_WALK, |between| len - 1 + between);
+            .map_or(UNREACHABLE, |between| len - 1 + between);
         self.corridors[id as usize].walk = walk;
         walk
     }
 
     /// The walking distance from `from` to `to` without entering corridor `id`.
     fn distance_avoiding(&mut self, grid: &Grid, from: CellId, to: CellId, id: u32) -> Option<u32> {
-        if from == to {
-            return Some(0);
-        }
-        let stamp = self.next_stamp();
-        self.seen[from.index()] = stamp;
-        self.queue.clear();
-        self.queue.push((from, 0));
-        let mut head = 0;
-        while head < self.queue.len() {
-            let (at, dist) = self.queue[head];
-            head += 1;
-            for (_, next) in grid.neighbours(at) {
-                if self.seen[next.index()] == stamp || self.corridor_of[next.index()] == id {
-                    continue;
-                }
-                if next == to {
-                    return Some(dist + 1);
-                }
-                self.seen[next.index()] = stamp;
-                self.queue.push((next, dist + 1));
-            }
-        }
-        None
-    }
-
-    /// A fresh stamp for the visited marks.
-    fn next_stamp(&mut self) -> u32 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.seen.fill(0);
-            self.stamp = 1;
-        }
-        self.stamp
+        let corridor_of = &self.corridor_of;
+        self.walker
+            .search(grid, from, |c| corridor_of[c.index()] == id, &[to]);
+        let walk = self.walker.distance(to);
+        (walk != UNREACHABLE).then_some(walk)
     }
 
     /// The walk between two different sides of a box on `cell` if a search already found it.
@@ -383,14 +349,14 @@ impl SideWalks {
         let corridor = self.corridor_of[cell.index()];
         if corridor != NO_CORRIDOR {
             let walk = self.corridor_walk(grid, corridor);
-            return (walk != NO_WALK).then_some(walk);
+            return (walk != UNREACHABLE).then_some(walk);
         }
         let slot = pair(from, to);
         if unknown(self.cache[cell.index()][slot]) {
             self.search_from(grid, blocks, cell, from);
         }
         let walk = self.cache[cell.index()][slot];
-        (walk != NO_WALK).then_some(walk)
+        (walk != UNREACHABLE).then_some(walk)
     }
 
     /// Fills the cache entries between side `from` of `cell` and every other side, with one
@@ -412,43 +378,22 @@ impl SideWalks {
                     missing += 1;
                 }
             } else {
-                self.cache[cell.index()][slot] = NO_WALK;
+                self.cache[cell.index()][slot] = UNREACHABLE;
             }
         }
         if missing == 0 {
             return;
         }
-        let stamp = self.next_stamp();
-        self.seen[cell.index()] = stamp;
-        self.seen[start.index()] = stamp;
-        self.queue.clear();
-        self.queue.push((start, 0));
-        let mut head = 0;
-        while head < self.queue.len() {
-            let (at, dist) = self.queue[head];
-            head += 1;
-            for (_, next) in grid.neighbours(at) {
-                if self.seen[next.index()] == stamp {
-                    continue;
-                }
-                self.seen[next.index()] = stamp;
-                for to in Dir::ALL {
-                    if wanted[to.index()] == Some(next) {
-                        wanted[to.index()] = None;
-                        self.cache[cell.index()][pair(from, to)] = dist + 1;
-                        missing -= 1;
-                    }
-                }
-                if missing == 0 {
-                    return;
-                }
-                self.queue.push((next, dist + 1));
-            }
+        let mut wanted_cells = [start; 4];
+        for (slot, &side) in wanted_cells.iter_mut().zip(wanted.iter().flatten()) {
+            *slot = side;
         }
-        // Blocks said connected, so every wanted side was met; stay safe regardless.
+        self.walker
+            .search(grid, start, |c| c == cell, &wanted_cells[..missing]);
         for to in Dir::ALL {
-            if wanted[to.index()].is_some() {
-                self.cache[cell.index()][pair(from, to)] = NO_WALK;
+            if let Some(side) = wanted[to.index()] {
+                // Blocks said connected, so every wanted side was met (else UNREACHABLE).
+                self.cache[cell.index()][pair(from, to)] = self.walker.distance(side);
             }
         }
     }
@@ -504,7 +449,7 @@ mod tests {
                         let expected = grid
                             .neighbour(cell, to)
                             .map(|end| plain[end.index()])
-                            .filter(|&d| d != grid_core::bfs::UNREACHABLE);
+                            .filter(|&d| d != UNREACHABLE);
                         let got = walks.between(&grid, &blocks, cell, from, to);
                         assert_eq!(got, expected, "{:?} {from:?}->{to:?}", grid.position(cell));
                     }

@@ -6,29 +6,20 @@
 
 use std::path::Path;
 
-use grid_core::RunError;
 use grid_core::rng::SplitMix64;
 use sokoban_steps::verify::replay;
 use sokoban_steps::{RunOptions, read_puzzle};
+use test_support::fuzz::{answered, mutated_corpus_campaign, random_campaign, stray_byte};
 use test_support::harness::{
     ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,
     run_with_full_stderr,
 };
-use test_support::mutate::{answered_rounds, mutate};
 
 /// The bytes of the format's cells, for plausible insertions.
 const ALPHABET: &[u8] = b"..#X*@";
 
 /// Small budgets, so that no case gets large or slow.
 const MAX_CELLS: u64 = 1024;
-
-/// The corpus files of `testdata/sokoban-steps/` and `testdata/bad/sokoban-steps/` small enough to mutate.
-fn corpus() -> Vec<Vec<u8>> {
-    let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    let files = test_support::mutate::corpus(&testdata, "sokoban-steps").unwrap();
-    assert!(files.len() >= 20, "corpus too small: {}", files.len());
-    files
-}
 
 /// A random board of walls and floor with the three markers (sometimes one missing or
 /// doubled), now and then followed by a second board, sometimes with a stray byte.
@@ -54,10 +45,7 @@ fn random_input(rng: &mut SplitMix64) -> Vec<u8> {
         text.push_str("\n  \n");
     }
     let mut bytes = text.into_bytes();
-    if rng.percent(10) && !bytes.is_empty() {
-        let at = rng.below(bytes.len());
-        bytes[at] = b"x\xff\t "[rng.below(4)];
-    }
+    stray_byte(rng, &mut bytes, 10);
     bytes
 }
 
@@ -78,24 +66,11 @@ fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
     let mut out = Vec::new();
     let outcome = sokoban_steps::run(input, &mut out, &options);
     test_support::svg_reading::check_saved(options.svg.as_deref());
-    match outcome {
-        Ok(()) => {
-            if options.path {
-                check_answer(input, &String::from_utf8(out).unwrap());
-            }
-            true
-        }
-        Err(RunError::Input(e)) => {
-            let shown = e.to_string();
-            assert!(
-                e.line >= 1 && e.column >= 1 && shown.starts_with("line "),
-                "{shown}\ninput: {:?}",
-                String::from_utf8_lossy(input)
-            );
-            false
-        }
-        Err(e) => panic!("{e}"),
+    let answered = answered(&outcome, input);
+    if answered && options.path {
+        check_answer(input, &String::from_utf8(out).unwrap());
     }
+    answered
 }
 
 /// The path line replays in exactly the steps of the answer line.
@@ -117,23 +92,14 @@ fn check_answer(input: &[u8], out: &str) {
 
 #[test]
 fn mutated_corpus_never_panics_and_every_answer_replays() {
-    let corpus = corpus();
-    let seeds = |rng: &mut SplitMix64| {
-        let seed = &corpus[rng.below(corpus.len())];
-        mutate(rng, seed, ALPHABET)
-    };
-    let answered = answered_rounds(0x5354_4501, 2000, seeds, check);
     // Many corpus files are bad input already, and most mutations break a good one;
     // enough must still be answered to reach the search and the checker.
-    eprintln!("{answered} of 2000 answered in full");
-    assert!(answered > 50, "only {answered} of 2000 answered");
+    mutated_corpus_campaign("sokoban-steps", 0x5354_4501, 2000, ALPHABET, 51, check);
 }
 
 #[test]
 fn random_boards_never_panic_and_every_answer_replays() {
-    let answered = answered_rounds(0x5354_4502, 2000, random_input, check);
-    eprintln!("{answered} of 2000 answered in full");
-    assert!(answered > 200, "only {answered} of 2000 answered");
+    random_campaign(0x5354_4502, 2000, 201, random_input, check);
 }
 
 #[test]

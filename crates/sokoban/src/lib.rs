@@ -40,6 +40,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
 mod board;
+mod finder;
 #[cfg(feature = "generate")]
 #[doc(hidden)]
 pub mod generate;
@@ -93,6 +94,7 @@ pub fn solve(level: &Level, options: &Options) -> Result<Option<Solution>, Solve
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals {
+    pub use crate::finder::{Guide, Halt, Options as FinderOptions, find};
     pub use crate::groups::GroupDeadlocks;
     pub use crate::search::{Stats, solve_counting};
 }

@@ -6,9 +6,11 @@
 //! - [`peak_memory`]: a binary run as a whole process with its peak resident memory,
 //!   for the tests of `--memory-mib`;
 //! - [`mutate`]: seeded mutations of corpus inputs, for the fuzz tests;
+//! - [`fuzz`]: what every stable fuzz test shares (corpus, campaigns, outcome check);
 //! - [`svg_reading`]: SVG pictures read back as XML, with the writer's invariants checked;
 //! - [`random_grid`]: the random grids that tests compare fast searches on.
 
+pub mod fuzz;
 pub mod harness;
 pub mod mutate;
 pub mod peak_memory;

@@ -1,7 +1,7 @@
 //! A binary run as a whole process, with its peak resident memory: what a test of a
 //! `--memory-mib` promise measures.
 //!
-//! The peak comes from `wait4`'s `ru_maxrss`, which on Linux also counts the address space
+//! The peak comes from `getrusage(RUSAGE_CHILDREN)`'s `ru_maxrss` ([`wait_with_usage`]), which on Linux also counts the address space
 //! the child ran in before its `exec`: the spawner's own peak (measured: a child holding
 //! 1 MiB, spawned by a test process that held 100 MiB, reported 102 MiB). So the child is
 //! not spawned by the test: the test binary starts itself again as a small reporter
@@ -13,7 +13,10 @@
 
 use std::io::{self, Read, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
+
+use nix::sys::resource::{UsageWho, getrusage};
+use nix::sys::time::TimeVal;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// One whole-process run and its peak resident memory.
@@ -169,41 +172,50 @@ pub fn serve_measurement() {
     let outcome = Command::new(binary)
         .args(args)
         .spawn()
-        .and_then(|child| wait4(child.id()))
-        .and_then(|(status, usage)| {
-            let peak = u64::try_from(usage.ru_maxrss).unwrap_or(0);
-            // A negative status (a signal) is written as a number no exit status is.
-            let status = u64::try_from(status).unwrap_or(u64::MAX);
+        .and_then(wait_with_usage)
+        .and_then(|usage| {
+            // A signal's end is written as a number no exit status is.
+            let status = usage
+                .status
+                .code()
+                .and_then(|code| u64::try_from(code).ok())
+                .unwrap_or(u64::MAX);
+            let peak = usage.peak_kib;
             std::fs::write(&report, format!("{status} {peak} {}\n", own_peak_kib()))
         });
     std::process::exit(i32::from(outcome.is_err()));
 }
 
-/// Reaps child `pid`: its exit status (`-1` when a signal ended it) and resource usage.
-#[allow(unsafe_code)]
-fn wait4(pid: u32) -> io::Result<(i32, libc::rusage)> {
-    let pid = libc::pid_t::try_from(pid).map_err(io::Error::other)?;
-    let mut status = 0;
-    // SAFETY: rusage is plain data, for which all zeroes is a valid value; wait4 writes
-    // only into the two pointers, which we own, and reaps `pid`, our own child that
-    // nothing else waits for (its `Child` handle is never waited on).
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-        if reaped == pid {
-            break;
-        }
-        let error = io::Error::last_os_error();
-        if error.kind() != io::ErrorKind::Interrupted {
-            return Err(error);
-        }
-    }
-    let code = if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else {
-        -1
-    };
-    Ok((code, usage))
+/// What a finished child used: its exit status, peak resident memory and CPU time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChildUsage {
+    /// How it ended.
+    pub status: ExitStatus,
+    /// Peak resident memory, in KiB (`ru_maxrss`).
+    pub peak_kib: u64,
+    /// CPU time, user and system, in seconds.
+    pub cpu_seconds: f64,
+}
+
+/// Waits for `child` (retrying when a signal interrupts the wait) and reads what it used,
+/// with `getrusage(RUSAGE_CHILDREN)` through `nix`, without `unsafe`.
+///
+/// The figures cover every child this process has waited for (the peak is their largest,
+/// the CPU time their sum), so they are `child`'s own only in a process that waits for no
+/// other child: a small measuring process, as [`serve_measurement`] and `xtask`'s
+/// `__measure` are.
+///
+/// # Errors
+/// When waiting fails or the usage cannot be read.
+pub fn wait_with_usage(mut child: Child) -> io::Result<ChildUsage> {
+    let status = child.wait()?;
+    let usage = getrusage(UsageWho::RUSAGE_CHILDREN).map_err(io::Error::from)?;
+    let seconds = |t: TimeVal| t.tv_sec() as f64 + t.tv_usec() as f64 * 1e-6;
+    Ok(ChildUsage {
+        status,
+        peak_kib: u64::try_from(usage.max_rss()).unwrap_or(0),
+        cpu_seconds: seconds(usage.user_time()) + seconds(usage.system_time()),
+    })
 }
 
 /// This process's peak resident memory so far, in KiB: the high-water mark of its own
@@ -216,17 +228,8 @@ fn own_peak_kib() -> u64 {
             let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
             line.split_whitespace().nth(1)?.parse::<u64>().ok()
         });
-    from_proc.unwrap_or_else(rusage_peak_kib)
-}
-
-#[allow(unsafe_code)]
-fn rusage_peak_kib() -> u64 {
-    // SAFETY: as in wait4: plain data, written only by getrusage.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let done = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
-    if done == 0 {
-        u64::try_from(usage.ru_maxrss).unwrap_or(u64::MAX)
-    } else {
-        u64::MAX // unknown: no measurement counts as exact
-    }
+    from_proc.unwrap_or_else(|| match getrusage(UsageWho::RUSAGE_SELF) {
+        Ok(usage) => u64::try_from(usage.max_rss()).unwrap_or(u64::MAX),
+        Err(_) => u64::MAX, // unknown: no measurement counts as exact
+    })
 }

@@ -1,0 +1,292 @@
+//! Best-first search over push states with the player normalised to its region: the
+//! finder's search.
+//!
+//! A state is the sorted box squares and the least square of the player's region (every
+//! square the player reaches without pushing gives the same pushes next, so a state
+//! stands for all of them). One edge is one push. States are taken by the least
+//! `g_weight x pushes so far + h_weight x bound`, the bound being the minimum-cost
+//! matching of boxes to goals on lone-box push distances ([`crate::matching`]); with
+//! `g_weight` 0 this is greedy best-first search, which goes straight for the goals.
+//! Within one priority the last state queued comes first (depth first among equals).
+//!
+//! The matching costs O(k^3), and most states a greedy search makes are never taken, so
+//! a child is queued on an estimate (its parent's bound, changed by the pushed box's
+//! change of distance to its nearest goal) and matched when taken: queued again at the
+//! matched priority when that is higher, dropped when the matching is impossible.
+//!
+//! Features of FESS (Shoham and Schaeffer, IEEE CoG 2020), each switchable, come first in
+//! the priority when on: the goals not yet filled in the packing order
+//! ([`super::packing`]), then the number of regions the boxes cut the floor into (fewer
+//! regions, more freedom for the player).
+//!
+//! Pruned, because no solution passes there (so a level is unsolvable exactly when the
+//! search runs out of states): pushes onto dead squares, pushes that freeze a box off a
+//! goal, pushes that leave the pushed box in a deadlock of two or three boxes
+//! ([`GroupDeadlocks`]), and states whose matching is impossible.
+//!
+//! # Complexity
+//! Exponential in the boxes in the worst case. Per expansion one walk O(squares); per
+//! push the freeze test O(k), O(k^2) group lookups, one walk O(squares) to name the
+//! child's region and, for a new state, an O(k^3) matching.
+
+use std::collections::BTreeMap;
+
+use grid_core::{CellId, Dir};
+
+use super::store::{Budget, NONE, Store};
+use super::walk::Walker;
+use super::{Guide, Halt, Options};
+use crate::board::{Board, Freeze};
+use crate::groups::GroupDeadlocks;
+use crate::matching::Matcher;
+use crate::parse::Level;
+
+/// The bound of a state not yet taken from the queue: its priority is an estimate.
+const ESTIMATED: u32 = u32::MAX;
+
+/// Expansions between two calls of the caller's stop check.
+const STOP_EVERY: u64 = 256;
+
+/// The largest triple table built (its bytes, queue included).
+const TRIPLES_MAX_BYTES: u64 = 64 << 20;
+
+/// The open states by priority, least first: one last-in-first-out bucket per priority.
+///
+/// Why buckets: priorities take few distinct values (features and pushes are small
+/// integers), so a map of buckets does O(log buckets) work per operation on 4-byte
+/// entries.
+#[derive(Debug, Default)]
+struct Buckets {
+    buckets: BTreeMap<u64, Vec<u32>>,
+    /// The priority of the state taken last.
+    taken: u64,
+}
+
+/// Bytes counted per queued state: 4, doubled for the growth of the buckets.
+const QUEUE_ENTRY_BYTES: u64 = 8;
+
+impl Buckets {
+    fn push(&mut self, priority: u64, state: u32, budget: &mut Budget) -> Result<(), Halt> {
+        budget.take(QUEUE_ENTRY_BYTES)?;
+        self.buckets.entry(priority).or_default().push(state);
+        Ok(())
+    }
+
+    /// The last state queued at the least priority; [`Buckets::taken`] is then that
+    /// priority.
+    fn pop(&mut self, budget: &mut Budget) -> Option<u32> {
+        let mut first = self.buckets.first_entry()?;
+        self.taken = *first.key();
+        let state = first.get_mut().pop();
+        if first.get().is_empty() {
+            first.remove();
+        }
+        budget.give(QUEUE_ENTRY_BYTES);
+        state
+    }
+}
+
+/// The features of a state in its priority, above the guide's bits: the goals not yet
+/// packed in order ([`super::packing`]), then the player's regions.
+const PACKING_SHIFT: u32 = 40;
+/// See [`PACKING_SHIFT`].
+const REGIONS_SHIFT: u32 = 32;
+/// The guide's bits of a priority.
+const GUIDE_MASK: u64 = (1 << REGIONS_SHIFT) - 1;
+
+/// Runs the search; see the module documentation.
+pub(super) fn search(
+    level: &Level,
+    options: &Options,
+    stop: &mut dyn FnMut() -> bool,
+) -> Result<Option<String>, Halt> {
+    if level.stranded() {
+        return Ok(None);
+    }
+    let grid = level.grid();
+    let n = grid.cell_count();
+    let k = level.boxes().len();
+    let mut budget = Budget::new(options.memory_bytes);
+    let board = Board::new(level);
+    budget.take(board.bytes())?;
+    if level.boxes().iter().any(|b| board.is_dead(b.index())) {
+        return Ok(None);
+    }
+    if level.boxes().iter().all(|b| board.is_goal(b.index())) {
+        return Ok(Some(String::new()));
+    }
+    let pairs = if k >= 2 {
+        GroupDeadlocks::new(level)
+    } else {
+        GroupDeadlocks::default()
+    };
+    budget.take(pairs.bytes())?;
+    let triple_bytes = GroupDeadlocks::triples_bytes(level);
+    let triples = if k >= 3 && triple_bytes > 0 && triple_bytes <= TRIPLES_MAX_BYTES {
+        budget.take(triple_bytes)?;
+        GroupDeadlocks::triples(level)
+    } else {
+        GroupDeadlocks::default()
+    };
+    let mut freeze = Freeze::new(n);
+    let mut matcher = Matcher::new();
+    let mut walker = Walker::new(n);
+    let mut region = Walker::new(n);
+    let mut occupied = vec![false; n];
+    let mut store = Store::new(k, &mut budget)?;
+    // Per state: its pushes from the start, and its matching bound once taken from the
+    // queue ([`ESTIMATED`] before).
+    let mut pushes: Vec<u32> = Vec::new();
+    let mut bound: Vec<u32> = Vec::new();
+    let mut queue = Buckets::default();
+    let (gw, hw) = (u64::from(options.g_weight), u64::from(options.h_weight));
+    let order: Vec<CellId> = if options.packing {
+        let rank = super::packing::ranks(level);
+        let mut order: Vec<CellId> = level.goals().to_vec();
+        order.sort_by_key(|g| rank[g.index()]);
+        order
+    } else {
+        Vec::new()
+    };
+    let mut regions = Walker::new(n);
+
+    let mut words: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
+    for b in level.boxes() {
+        occupied[b.index()] = true;
+    }
+    region.run(grid, &occupied, level.player());
+    words.push(region.least().index() as u16);
+    for b in level.boxes() {
+        occupied[b.index()] = false;
+    }
+    // The nearest goal's push distance of each square: a child's estimate is its
+    // parent's bound changed by the pushed box's change, until it is taken.
+    let nearest: Vec<u32> = (0..n)
+        .map(|c| (0..k).map(|j| board.distance(j, c)).min().unwrap_or(0))
+        .collect();
+    let hash = Store::hash(&words);
+    let slot = store.find(&words, hash).err().unwrap_or(0);
+    let start = store.insert(&words, hash, slot, NONE, &mut budget)?;
+    budget.room(&mut pushes, 1)?;
+    pushes.push(0);
+    budget.room(&mut bound, 1)?;
+    bound.push(ESTIMATED);
+    queue.push(0, start, &mut budget)?;
+
+    let mut boxes = vec![0u16; k];
+    let mut child = vec![0u16; k + 1];
+    let mut expanded = 0u64;
+    while let Some(state) = queue.pop(&mut budget) {
+        expanded += 1;
+        if expanded % STOP_EVERY == 0 && stop() {
+            return Err(Halt::Stopped);
+        }
+        boxes.copy_from_slice(&store.state(state)[..k]);
+        let g = pushes[state as usize] + 1;
+        let h = bound[state as usize];
+        if h == ESTIMATED && options.guide == Guide::Matching {
+            // Queued on an estimate: the matching now, and queued again at its value
+            // unless the estimate was right.
+            let Some(h) = matcher.min_cost(k, |i, j| board.distance(j, usize::from(boxes[i])))
+            else {
+                continue;
+            };
+            bound[state as usize] = h;
+            let estimate = queue.taken;
+            let priority = (estimate & !GUIDE_MASK)
+                | (gw * u64::from(g - 1) + hw * u64::from(h)).min(GUIDE_MASK);
+            if priority > estimate {
+                queue.push(priority, state, &mut budget)?;
+                continue;
+            }
+        }
+        let h = match bound[state as usize] {
+            ESTIMATED => boxes.iter().map(|&b| nearest[usize::from(b)]).sum(),
+            h => h,
+        };
+        let player = CellId::new(usize::from(store.state(state)[k]));
+        for &b in &boxes {
+            occupied[usize::from(b)] = true;
+        }
+        walker.run(grid, &occupied, player);
+        for i in 0..k {
+            let cell = CellId::new(usize::from(boxes[i]));
+            for dir in Dir::ALL {
+                let (Some(to), Some(behind)) = (
+                    grid.neighbour(cell, dir),
+                    grid.neighbour(cell, dir.opposite()),
+                ) else {
+                    continue;
+                };
+                if occupied[to.index()] || board.is_dead(to.index()) || !walker.reached(behind) {
+                    continue;
+                }
+                occupied[cell.index()] = false;
+                occupied[to.index()] = true;
+                let dead = freeze.deadlocked(&board, &occupied, to)
+                    || group_dead(&pairs, &triples, &boxes, i, to.index(), cell.index());
+                let mut features = 0u64;
+                if !dead {
+                    child[..k].copy_from_slice(&boxes);
+                    child[i] = to.index() as u16;
+                    child[..k].sort_unstable();
+                    region.run(grid, &occupied, cell);
+                    child[k] = region.least().index() as u16;
+                    if options.packing {
+                        let left = k as u64 - u64::from(super::packing::packed(&order, &occupied));
+                        features |= left << PACKING_SHIFT;
+                    }
+                    if options.regions {
+                        let count = u64::from(regions.regions(grid, &occupied)).min(255);
+                        features |= count << REGIONS_SHIFT;
+                    }
+                }
+                occupied[to.index()] = false;
+                occupied[cell.index()] = true;
+                if dead {
+                    continue;
+                }
+                let hash = Store::hash(&child);
+                let Err(slot) = store.find(&child, hash) else {
+                    continue;
+                };
+                let id = store.insert(&child, hash, slot, state, &mut budget)?;
+                budget.room(&mut pushes, 1)?;
+                pushes.push(g);
+                budget.room(&mut bound, 1)?;
+                bound.push(ESTIMATED);
+                if child[..k].iter().all(|&b| board.is_goal(usize::from(b))) {
+                    return Ok(Some(super::replay::lurd(level, &store, id, &mut walker)));
+                }
+                let estimate = (h + nearest[to.index()]).saturating_sub(nearest[cell.index()]);
+                let guide = (gw * u64::from(g) + hw * u64::from(estimate)).min(GUIDE_MASK);
+                queue.push(features | guide, id, &mut budget)?;
+            }
+        }
+        for &b in &boxes {
+            occupied[usize::from(b)] = false;
+        }
+    }
+    Ok(None)
+}
+
+/// Whether the box pushed from `from` onto `to` (box `i` of `boxes`, the squares before
+/// the push) makes a deadlock of two or three boxes, the player on `from`.
+fn group_dead(
+    pairs: &GroupDeadlocks,
+    triples: &GroupDeadlocks,
+    boxes: &[u16],
+    i: usize,
+    to: usize,
+    from: usize,
+) -> bool {
+    let k = boxes.len();
+    let other = |j: usize| usize::from(boxes[j]);
+    if pairs.bytes() > 0 && (0..k).any(|j| j != i && pairs.dead(to, other(j), from)) {
+        return true;
+    }
+    triples.bytes() > 0
+        && (0..k).any(|j| {
+            j != i && (j + 1..k).any(|l| l != i && triples.dead3(to, other(j), other(l), from))
+        })
+}

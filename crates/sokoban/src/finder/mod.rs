@@ -1,0 +1,94 @@
+//! The finder: any legal solution of a hard level, fast, with no claim of optimality.
+//!
+//! Why a second search beside the exact one ([`crate::search`]): proving an optimum
+//! needs every state below the optimal cost, which on the classic hard collections
+//! (XSokoban) is more than any memory holds; a solution is usually found among far
+//! fewer states by going straight for the goals. The exact search then has an
+//! incumbent to report when it runs out of time.
+//!
+//! - `greedy`: best-first search over push states, the player normalised to its region,
+//!   with the matching bound as the guide and the exact deadlock prunings;
+//! - `packing`: the order in which the goals are filled, found backwards;
+//! - `store`: the states seen and the memory budget;
+//! - `walk`: the player's walks between pushes;
+//! - `replay`: a found state read back as LURD.
+//!
+//! Methods never read the clock: the caller passes a stop check, called every few hundred
+//! expansions, and a memory bound in bytes.
+
+mod greedy;
+mod packing;
+mod replay;
+mod store;
+mod walk;
+
+#[cfg(test)]
+mod tests;
+
+use crate::parse::Level;
+
+/// Why the finder returned without an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Halt {
+    /// The caller's stop check said so.
+    Stopped,
+    /// The memory bound was reached.
+    Memory,
+}
+
+/// How the finder searches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// The bytes its tables may take.
+    pub memory_bytes: u64,
+    /// The weight of the pushes so far in a state's priority (0: greedy).
+    pub g_weight: u32,
+    /// The weight of the guide in a state's priority.
+    pub h_weight: u32,
+    /// What guides the search to the goals.
+    pub guide: Guide,
+    /// Fill the goals in the packing order first (`packing`).
+    pub packing: bool,
+    /// Fewer player regions first, after the packing.
+    pub regions: bool,
+}
+
+/// The estimate of the pushes left that guides the search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Guide {
+    /// The minimum-cost matching of boxes to goals, O(k^3) per state taken.
+    Matching,
+    /// The sum of each box's push distance to its nearest goal, O(1) per push.
+    Nearest,
+}
+
+impl Default for Options {
+    /// Greedy best-first, 1 GiB.
+    fn default() -> Self {
+        Options {
+            memory_bytes: 1 << 30,
+            g_weight: 0,
+            h_weight: 1,
+            guide: Guide::Matching,
+            packing: true,
+            regions: true,
+        }
+    }
+}
+
+/// A legal solution of `level` as LURD (`Some("")` when it starts solved), `None` when it
+/// is proven unsolvable (the search ran out of states: every pruning it makes is exact
+/// for solvability).
+///
+/// # Errors
+/// [`Halt::Stopped`] when `stop` returned `true`, [`Halt::Memory`] at the memory bound.
+///
+/// # Complexity
+/// Exponential in the boxes in the worst case; see `greedy`.
+pub fn find(
+    level: &Level,
+    options: &Options,
+    stop: &mut dyn FnMut() -> bool,
+) -> Result<Option<String>, Halt> {
+    greedy::search(level, options, stop)
+}

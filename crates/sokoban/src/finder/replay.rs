@@ -1,0 +1,69 @@
+//! A found state's moves read back as LURD: per push, a shortest walk (boxes as walls)
+//! from where the player stands to the square behind the box, then the push.
+//!
+//! # Complexity
+//! O(pushes x squares).
+
+use grid_core::{CellId, Dir};
+
+use super::store::{NONE, Store};
+use super::walk::Walker;
+use crate::parse::Level;
+
+/// The moves from the start of `level` to `state` of `store`.
+pub(super) fn lurd(level: &Level, store: &Store, state: u32, walker: &mut Walker) -> String {
+    let grid = level.grid();
+    let k = level.boxes().len();
+    let mut chain = vec![state];
+    let mut at = state;
+    while store.parent(at) != NONE {
+        at = store.parent(at);
+        chain.push(at);
+    }
+    chain.reverse();
+    let mut occupied = vec![false; grid.cell_count()];
+    let mut player = level.player();
+    let mut text = String::new();
+    let mut steps: Vec<Dir> = Vec::new();
+    for pair in chain.windows(2) {
+        let (before, after) = (&store.state(pair[0])[..k], &store.state(pair[1])[..k]);
+        let from = before.iter().find(|b| !after.contains(b));
+        let to = after.iter().find(|b| !before.contains(b));
+        let (Some(&from), Some(&to)) = (from, to) else {
+            continue;
+        };
+        let (from, to) = (CellId::new(usize::from(from)), CellId::new(usize::from(to)));
+        let Some(dir) = Dir::ALL
+            .into_iter()
+            .find(|&d| grid.neighbour(from, d) == Some(to))
+        else {
+            continue;
+        };
+        let Some(behind) = grid.neighbour(from, dir.opposite()) else {
+            continue;
+        };
+        for &b in before {
+            occupied[usize::from(b)] = true;
+        }
+        walker.run(grid, &occupied, player);
+        for &b in before {
+            occupied[usize::from(b)] = false;
+        }
+        steps.clear();
+        walker.walk_to(grid, behind, &mut steps);
+        text.extend(steps.iter().map(|&d| char::from(walk_letter(d))));
+        text.push(char::from(walk_letter(dir).to_ascii_uppercase()));
+        player = from;
+    }
+    text
+}
+
+/// The LURD letter of a walk in `dir` (a push is its upper case).
+fn walk_letter(dir: Dir) -> u8 {
+    match dir {
+        Dir::North => b'u',
+        Dir::South => b'd',
+        Dir::West => b'l',
+        Dir::East => b'r',
+    }
+}

@@ -1,0 +1,75 @@
+//! The finder on generated levels against the exact search, and on Microban: every
+//! solution replays legally, and a level gets `None` exactly when it is unsolvable.
+
+use grid_core::rng::SplitMix64;
+
+use super::{Options, find};
+use crate::{Collection, Level, generate, solve, verify};
+
+fn levels(text: &str) -> Vec<Level> {
+    Collection::new(text.as_bytes(), crate::DEFAULT_MAX_CELLS)
+        .filter_map(Result::ok)
+        .collect()
+}
+
+fn check(level: &Level, options: &Options) {
+    let found = find(level, options, &mut || false).unwrap();
+    let exact = solve(level, &crate::Options::default()).unwrap();
+    match (&found, &exact) {
+        (Some(lurd), Some(best)) => {
+            let counts = verify(level, lurd).unwrap_or_else(|e| panic!("{e}: {lurd}"));
+            assert!(counts.pushes >= best.pushes());
+        }
+        (None, None) => {}
+        _ => panic!(
+            "{}: found {found:?}, exact {exact:?}",
+            level.draw(level.boxes(), level.player())
+        ),
+    }
+}
+
+#[test]
+fn agrees_with_the_exact_search_on_generated_levels() {
+    let mut rng = SplitMix64::new(16);
+    let options = [
+        Options::default(),
+        Options {
+            g_weight: 1,
+            h_weight: 2,
+            ..Options::default()
+        },
+    ];
+    for round in 0..1500 {
+        let boxes = 1 + round % 5;
+        let text = generate::random_level(&mut rng, boxes, 6, 15);
+        for level in levels(&text) {
+            for o in &options {
+                check(&level, o);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_solution_replays_on_microban() {
+    let text = include_str!("../../../../testdata/sokoban/microban-fast.in");
+    let (mut solved, mut tried) = (0, 0);
+    for level in levels(text) {
+        tried += 1;
+        let mut calls = 0;
+        // About 50 000 expansions each: a budget the test can afford.
+        let found = find(&level, &Options::default(), &mut || {
+            calls += 1;
+            calls > 200
+        });
+        if let Ok(found) = found {
+            let lurd = found.unwrap_or_else(|| panic!("Microban {} is solvable", level.number()));
+            verify(&level, &lurd).unwrap_or_else(|e| panic!("{e}: {lurd}"));
+            solved += 1;
+        }
+    }
+    assert!(
+        tried >= 20 && solved * 10 >= tried * 9,
+        "{solved} of {tried}"
+    );
+}
