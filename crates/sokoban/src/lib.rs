@@ -62,7 +62,10 @@ pub use run::{RunOptions, run};
 pub use solution::{Metric, Options, Solution, SolveError};
 pub use verify::{Counts, VerifyError, verify};
 
-/// The solution of `level` for `options.metric`, proven optimal on both keys.
+/// A solution of `level` for `options.metric`: proven optimal on both keys when
+/// [`Solution::is_proven`]; otherwise (the exact search reached a limit) a legal solution
+/// found by the finder first, with [`Solution::lower_bound`] the proven lower bound of the
+/// metric's first key.
 ///
 /// ```
 /// let level: sokoban::Level = "#####\n#@$.#\n#####\n".parse()?;
@@ -86,7 +89,7 @@ pub use verify::{Counts, VerifyError, verify};
 /// Exponential in the number of boxes in the worst case (the problem is PSPACE-complete);
 /// see the search's design notes in `docs/sokoban.md`.
 pub fn solve(level: &Level, options: &Options) -> Result<Option<Solution>, SolveError> {
-    search::solve(level, options)
+    finder::anytime::solve(level, options)
 }
 
 /// The search's internals, for the workspace's own tests and measurements only (feature

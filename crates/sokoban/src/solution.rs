@@ -84,6 +84,15 @@ impl Solution {
         }
     }
 
+    /// A legal solution not proven optimal, with `lower_bound`, a proven lower bound on
+    /// the metric's first key (issue 16's anytime answer).
+    pub(crate) fn unproven(lurd: String, lower_bound: u32) -> Self {
+        let mut s = Solution::proven(lurd, Metric::Pushes);
+        s.proven = false;
+        s.lower_bound = lower_bound;
+        s
+    }
+
     /// Its pushes: the upper-case letters of [`Solution::lurd`].
     pub fn pushes(&self) -> u32 {
         self.pushes

@@ -6,6 +6,7 @@
 //! fewer states by going straight for the goals. The exact search then has an
 //! incumbent to report when it runs out of time.
 //!
+//! - `anytime`: the driver of [`crate::solve`]: the finder, then the exact search;
 //! - `greedy`: best-first search over push states, the player normalised to its region,
 //!   with the matching bound as the guide and the exact deadlock prunings;
 //! - `packing`: the order in which the goals are filled, found backwards;
@@ -16,6 +17,7 @@
 //! Methods never read the clock: the caller passes a stop check, called every few hundred
 //! expansions, and a memory bound in bytes.
 
+pub(crate) mod anytime;
 mod greedy;
 mod packing;
 mod replay;
