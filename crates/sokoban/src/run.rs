@@ -17,7 +17,7 @@ use grid_core::{ParseError, RunError};
 use crate::parse::{Collection, DEFAULT_MAX_CELLS, Level, no_level};
 use crate::range::LevelRange;
 use crate::solution::{Options, Solution, SolveError};
-use crate::{search, show, svg};
+use crate::{show, svg};
 
 /// How [`run`] reads and answers: the flags of the `sokoban` binary.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -196,7 +196,7 @@ fn work(
         if stop.load(Ordering::Relaxed) {
             return;
         }
-        let answer = search::solve(&level, options);
+        let answer = crate::solve(&level, options);
         if done
             .send((place, Done::Answered(Box::new(level), answer)))
             .is_err()

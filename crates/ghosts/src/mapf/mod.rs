@@ -26,7 +26,11 @@
 //! horizon, or as [`crate::search`].
 
 pub mod constructive;
+pub mod dist_table;
+pub mod lacam;
+pub mod pibt;
 pub mod refine;
+pub mod result_file;
 pub mod sat;
 pub mod show;
 pub mod solvable;

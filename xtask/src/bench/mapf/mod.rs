@@ -17,6 +17,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::measure::{Measure, measure};
+use solvers::{Instance as Scenario, Limits, Objective, Solver};
+
+mod runs;
+mod solvers;
 use crate::process::{cargo, root, run as run_command, target_dir};
 
 /// The 12 maps of the benchmark subset, in the order the table shows them.
@@ -74,6 +78,27 @@ pub struct Args {
     /// it answers with the over-budget error, shown as `budget`.
     #[arg(long, default_value_t = 4096)]
     memory_mib: u64,
+    /// Run the peers beside ours: CBSH2-RTC (sum of costs) and lacam2 (makespan), found in
+    /// DIR as `cbs` and `lacam2/build/main` (see docs/bench.md); each one absent is skipped
+    /// with a message.
+    #[arg(long, value_name = "DIR")]
+    peers: Option<PathBuf>,
+    /// Every map and scenario found in DIR (`.map` and `MAP-KIND-N.scen` files, in any
+    /// folders up to three deep) instead of the sweep's; --only and --scenarios filter it.
+    #[arg(long, value_name = "DIR")]
+    maps: Option<PathBuf>,
+    /// The objectives, comma separated (default: makespan; with --peers or --maps, both).
+    /// Ours runs the sum of costs only when its binary has --objective.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    objective: Vec<Objective>,
+    /// Processes at a time (with --peers, --maps or --objective; more than one makes the
+    /// seconds noisier).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    jobs: u64,
+    /// The CSV of the runs, appended to and resumed from (default
+    /// target/bench/mapf-runs.csv); the cactus plots go beside it.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
 }
 
 impl Args {
@@ -86,6 +111,11 @@ impl Args {
             only: Vec::new(),
             scenarios: Vec::new(),
             memory_mib: 4096,
+            peers: None,
+            maps: None,
+            objective: Vec::new(),
+            jobs: 1,
+            csv: None,
         }
     }
 }
@@ -151,6 +181,9 @@ fn agent_lines(path: &Path) -> Result<usize, String> {
 
 /// `cargo xtask bench mapf`.
 pub fn run(args: &Args) -> Result<(), String> {
+    if args.peers.is_some() || args.maps.is_some() || !args.objective.is_empty() {
+        return run_wide(args);
+    }
     let dir = benchmark_dir();
     if !dir.join("maps").is_dir() {
         println!(
@@ -255,6 +288,143 @@ pub fn run(args: &Args) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// `bench mapf` with peers, objectives or a folder of maps: see [`runs`].
+fn run_wide(args: &Args) -> Result<(), String> {
+    let (dir, default_scenarios) = match &args.maps {
+        Some(dir) => (dir.clone(), Vec::new()),
+        None => (
+            benchmark_dir(),
+            vec!["random-1".to_owned(), "even-1".to_owned()],
+        ),
+    };
+    if !dir.is_dir() {
+        println!(
+            "mapf: skipped, no MovingAI maps in {} (--maps DIR or MAPF_BENCHMARK)",
+            dir.display()
+        );
+        return Ok(());
+    }
+    let scenarios = if args.scenarios.is_empty() {
+        default_scenarios
+    } else {
+        args.scenarios.clone()
+    };
+    let only: Vec<String> = match (&args.maps, args.only.is_empty()) {
+        (None, true) => MAPS.iter().map(|&m| m.to_owned()).collect(),
+        _ => args.only.clone(),
+    };
+    let instances: Vec<Scenario> = runs::discover(&dir)?
+        .into_iter()
+        .filter(|i| only.is_empty() || only.contains(&i.map))
+        .filter(|i| scenarios.is_empty() || scenarios.contains(&i.scen))
+        .collect();
+    let mut agents = if args.agents.is_empty() {
+        if args.quick {
+            vec![10, 20]
+        } else {
+            vec![10, 20, 40, 80]
+        }
+    } else {
+        args.agents.clone()
+    };
+    agents.sort_unstable();
+    agents.dedup();
+    let mut build = cargo();
+    build.args(["build", "--release", "--quiet", "-p", "ghosts"]);
+    run_command(build)?;
+    let mut solvers = vec![Solver::ours(target_dir().join("release/ghosts"))];
+    if let Some(peers) = &args.peers {
+        let (found, absent) = Solver::peers(peers);
+        for message in absent {
+            println!("mapf: {message}");
+        }
+        solvers.extend(found);
+    }
+    let objectives = if !args.objective.is_empty() {
+        args.objective.clone()
+    } else if args.peers.is_some() || args.maps.is_some() {
+        vec![Objective::Makespan, Objective::Soc]
+    } else {
+        vec![Objective::Makespan]
+    };
+    if objectives.contains(&Objective::Soc) && !solvers[0].handles(Objective::Soc) {
+        println!(
+            "mapf: our ghosts has no --objective yet: ours runs the makespan only, the sum \
+             of costs is the peers'"
+        );
+    }
+    let work = target_dir().join("bench");
+    fs::create_dir_all(&work).map_err(|e| e.to_string())?;
+    let csv = args
+        .csv
+        .clone()
+        .unwrap_or_else(|| work.join("mapf-runs.csv"));
+    let limits = Limits {
+        seconds: args.limit,
+        memory_mib: args.memory_mib,
+    };
+    println!(
+        "mapf: {} scenarios of {} from {}, K in {agents:?}, {} CPU s each, {} at a time; \
+         solvers: {}",
+        instances.len(),
+        instances
+            .iter()
+            .map(|i| i.map.as_str())
+            .collect::<std::collections::BTreeSet<_>>()
+            .len(),
+        dir.display(),
+        args.limit,
+        args.jobs,
+        solvers
+            .iter()
+            .map(Solver::name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let rows = runs::run(&runs::Plan {
+        instances: &instances,
+        agents: &agents,
+        objectives: &objectives,
+        solvers: &solvers,
+        limits,
+        jobs: usize::try_from(args.jobs).unwrap_or(1),
+        csv: &csv,
+        work: &work,
+    })?;
+    let disagreements = runs::summary(&rows, &solvers, &objectives);
+    let plot_dir = csv.parent().unwrap_or(Path::new("."));
+    let plots = runs::plots(&rows, &solvers, &objectives, args.limit, plot_dir)?;
+    let proven = |solver: &Solver, objective: Objective| {
+        rows.iter()
+            .filter(|r| r.solver == solver.name() && r.objective == objective && r.outcome.proven)
+            .count()
+    };
+    for &objective in &objectives {
+        let counts: Vec<String> = solvers
+            .iter()
+            .filter(|s| s.handles(objective))
+            .map(|s| format!("{} {}", s.name(), proven(s, objective)))
+            .collect();
+        println!("mapf {}: proven: {}", objective.name(), counts.join(", "));
+    }
+    println!(
+        "mapf: rows in {}, cactus plots {}",
+        csv.display(),
+        plots
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if disagreements.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "mapf: solvers prove different optima on {disagreements:?}"
+        ))
+    }
 }
 
 /// One instance: the first `k` agents of a scenario on a map.
