@@ -575,9 +575,16 @@ mod tests {
             let Some((grid, starts, goals)) = random_instance(&mut rng, case % 3 == 0) else {
                 continue;
             };
-            let exact = mapf::solve(&grid, &starts, &goals, false, 256, Method::Auto)
-                .unwrap()
-                .steps;
+            let exact = mapf::solve(
+                &grid,
+                &starts,
+                &goals,
+                crate::dataset::Want::Steps,
+                256,
+                Method::Auto,
+            )
+            .unwrap()
+            .steps;
             let outcome = run(&grid, &starts, &goals, 5_000, 0);
             let context = format!(
                 "case {case}: {grid:?} {starts:?} -> {goals:?}, exact {exact:?}, {outcome:?}"
@@ -630,9 +637,16 @@ mod tests {
             let Some((grid, starts, goals)) = random_instance(&mut rng, false) else {
                 continue;
             };
-            let Some(optimum) = mapf::solve(&grid, &starts, &goals, false, 256, Method::Auto)
-                .unwrap()
-                .steps
+            let Some(optimum) = mapf::solve(
+                &grid,
+                &starts,
+                &goals,
+                crate::dataset::Want::Steps,
+                256,
+                Method::Auto,
+            )
+            .unwrap()
+            .steps
             else {
                 continue;
             };
