@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
             let out = String::from_utf8(out).unwrap_or_default();
             let mut answers = out.lines().filter(|l| !l.is_empty() && !l.starts_with("Maze #"));
             let mut reader = grid_core::CaseReader::new(data);
-            while let Ok(Some(maze)) = sokoban_path::read_maze(&mut reader, 1024) {
+            while let Ok(Some(maze)) = sokoban_path::internals::read_maze(&mut reader, 1024) {
                 let answer = answers.next().unwrap_or_default();
                 if answer != "Impossible." {
                     assert!(sokoban_path::verify(&maze, answer).is_ok(), "{answer}");

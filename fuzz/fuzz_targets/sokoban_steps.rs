@@ -20,9 +20,9 @@ fuzz_target!(|data: &[u8]| {
             let steps: i64 = lines.next().unwrap_or("x").parse().unwrap_or(i64::MIN);
             assert!(steps >= -1, "{out}");
             if steps >= 0 {
-                let puzzle = sokoban_steps::read_puzzle(data, 1024);
+                let puzzle = sokoban_steps::internals::read_puzzle(data, 1024);
                 let path = lines.next().unwrap_or_default();
-                let replayed = puzzle.map(|p| sokoban_steps::verify::replay(&p, path));
+                let replayed = puzzle.map(|p| sokoban_steps::replay(&p, path));
                 assert_eq!(replayed, Ok(Ok(steps as usize)), "{out}");
             }
         }

@@ -1,10 +1,12 @@
 //! `verify` and `bless`: the data-driven cases of `testdata/` against their insta snapshots.
 //!
 //! The cases run through each solver crate's `tests/cases.rs` (the real binary on every
-//! `testdata/<crate>/*.in` and `testdata/bad/<crate>/*.in`, its known answer asserted, its
+//! case of `testdata/<crate>/` and `testdata/bad/<crate>/` (`NAME.in`, `NAME.args` or
+//! both; the fixtures they name are in `testdata/fixtures/<crate>/`), its known answer asserted, its
 //! output snapshotted), so
 //! `cargo test` and `cargo xtask verify` check the same thing. What insta cannot see is
-//! checked here: a snapshot whose case is gone, a `.out`/`.args` file without its case,
+//! checked here: a snapshot whose case is gone (or is named after the `.args` of a case
+//! that has a `.in`), a `.out` file without its case,
 //! and snapshots written but never reviewed (`.snap.new`).
 
 use std::fs;
@@ -64,7 +66,11 @@ fn leftovers() -> Result<Leftovers, String> {
         for (_, data) in &folders {
             for file in files_in(data) {
                 let extension = file.extension().and_then(|e| e.to_str()).unwrap_or("");
-                if matches!(extension, "out" | "args") && !file.with_extension("in").exists() {
+                // A case is `NAME.in`, `NAME.args` or both; a known answer needs one.
+                let has_case = ["in", "args"]
+                    .iter()
+                    .any(|case| file.with_extension(case).exists());
+                if extension == "out" && !has_case {
                     found.orphans.push(file);
                 }
             }
@@ -83,7 +89,12 @@ fn leftovers() -> Result<Leftovers, String> {
                 let case = file_name.strip_prefix(prefix)?.strip_suffix(".snap")?;
                 Some(data.join(case))
             });
-            if case.is_some_and(|case| !case.exists()) {
+            let gone = |case: &PathBuf| {
+                let flags_of_an_input = case.extension().is_some_and(|e| e == "args")
+                    && case.with_extension("in").exists();
+                !case.exists() || flags_of_an_input
+            };
+            if case.is_some_and(|case| gone(&case)) {
                 found.orphans.push(file);
             }
         }

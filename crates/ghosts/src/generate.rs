@@ -490,7 +490,9 @@ fn pockets(
 fn fewest_steps(text: &str) -> Option<u32> {
     let mut reader = grid_core::CaseReader::new(text.as_bytes());
     let dataset = crate::parse::read_dataset(&mut reader, u64::MAX).ok()??;
-    crate::search::solve(&dataset, false, 1024).ok()?.steps
+    crate::search::solve(&dataset, crate::dataset::Want::Steps, 1024)
+        .ok()?
+        .steps
 }
 
 fn is_inside(i: usize, width: usize, height: usize) -> bool {
@@ -566,9 +568,7 @@ mod tests {
                 let walls = Grid::new(16, 16, |r, c| !open[r * 16 + c]);
                 let from_corner = walls.distances(CellId::new(0), None);
                 assert!(
-                    from_corner
-                        .iter()
-                        .all(|&d| d != grid_core::bfs::UNREACHABLE),
+                    from_corner.iter().all(|&d| d != grid_core::UNREACHABLE),
                     "walls split:\n{text}"
                 );
                 for i in 0..16 * 16 {
@@ -578,12 +578,13 @@ mod tests {
                         assert!([0, 1, 16, 17].iter().any(|&d| !open[i + d]), "2 x 2 rule");
                     }
                 }
-                let dataset = crate::read_dataset(&mut CaseReader::new(text.as_bytes()), 1 << 20)
-                    .unwrap()
-                    .unwrap();
+                let dataset =
+                    crate::parse::read_dataset(&mut CaseReader::new(text.as_bytes()), 1 << 20)
+                        .unwrap()
+                        .unwrap();
                 // Corridors are connected: every corridor cell is reachable from start a.
                 let d = dataset.grid.distances(dataset.starts[0], None);
-                assert!(d.iter().all(|&x| x != grid_core::bfs::UNREACHABLE));
+                assert!(d.iter().all(|&x| x != grid_core::UNREACHABLE));
                 if density == Density::Dense {
                     assert!(
                         (100..=112).contains(&dataset.grid.cell_count()),
@@ -624,7 +625,7 @@ mod tests {
             if label[first.index()] == usize::MAX {
                 let reach = grid.distances(first, None);
                 for (i, &r) in reach.iter().enumerate() {
-                    if r != grid_core::bfs::UNREACHABLE {
+                    if r != grid_core::UNREACHABLE {
                         label[i] = first.index();
                     }
                 }
@@ -793,7 +794,9 @@ mod tests {
                 continue;
             };
             let d = parse(&text);
-            let steps = crate::search::solve(&d, false, 256).unwrap().steps;
+            let steps = crate::search::solve(&d, crate::dataset::Want::Steps, 256)
+                .unwrap()
+                .steps;
             if layout == Layout::BlockedPockets {
                 assert_eq!(steps, None, "blocked, yet solved:\n{text}");
                 blocked += 1;

@@ -8,13 +8,15 @@
 //! one pair is a legal step of that smaller problem, so the bound drops by at most one per
 //! step, and the maximum of consistent bounds is consistent.
 
-use grid_core::bfs::UNREACHABLE;
+use grid_core::UNREACHABLE;
 use grid_core::{CellId, Grid};
 
 use crate::moves::Options;
 
-/// "Never": a placement from which this part of the problem cannot be solved.
-pub const NEVER: u32 = u32::MAX;
+/// "Never": a placement from which this part of the problem cannot be solved. The
+/// workspace's one "unreachable" sentinel, so that a one-ghost distance passes through
+/// unchanged ([`Heuristic::single`]).
+pub const NEVER: u32 = UNREACHABLE;
 
 /// Distances of a pair placement that cannot reach home, in a [`PairTable`].
 const PAIR_NEVER: u16 = u16::MAX;
@@ -195,6 +197,9 @@ impl PairTable {
     /// Bytes of scratch memory the bit-parallel search needs while it builds one table
     /// on layout `bits` (three sets per cell and small lists); 0 when the layout is
     /// sparse, where the plain search counts its queue as it goes ([`PairTable::new`]).
+    /// The budget is checked against it in [`Heuristic::add_pairs`]; the tests compare it
+    /// with what the search takes.
+    #[cfg(test)]
     pub fn scratch_bytes(bits: &CellBits) -> u64 {
         if bits.dense() {
             bit_parallel_scratch(bits.words, bits.bit_of.len())
@@ -493,7 +498,7 @@ impl Heuristic {
     /// Steps for ghost `ghost` alone from `cell` to its home, or [`NEVER`].
     #[inline]
     pub fn single(&self, ghost: usize, cell: u32) -> u32 {
-        // UNREACHABLE and NEVER are both u32::MAX.
+        // UNREACHABLE and NEVER are one constant.
         self.singles[ghost][cell as usize]
     }
 

@@ -3,37 +3,51 @@
 //! The problem is "The Morning after Halloween" (ICPC Asia Tokyo 2007, UVa 1601); the
 //! input format, the step rule and the output are in `docs/ghosts.md`. In one step every
 //! ghost stays or moves to a neighbouring corridor cell, all at once; no two may end on one
-//! cell or swap cells; following is allowed.
+//! cell or swap cells; following is allowed. The same rules on the MovingAI benchmark's
+//! maps and scenarios, for any number of agents, are multi-agent path finding with the
+//! makespan objective (`docs/mapf.md`).
 //!
 //! # Using the library
 //! Parse a [`Dataset`] from text (or build one from coordinates with [`Dataset::new`]),
 //! then [`solve`] it:
 //! ```
-//! let dataset: ghosts::Dataset = "5 3 1\n#####\n#a A#\n#####\n".parse()?;
-//! let solution = ghosts::solve(&dataset, &ghosts::Options::default())?;
-//! assert_eq!(solution.map(|s| s.steps()), Some(2));
+//! let text = "5 3 1\n#####\n#a A#\n#####\n";
+//! let problem: ghosts::Dataset = text.parse()?;
+//! let answer = ghosts::solve(&problem, &ghosts::Options::default())?;
+//! match answer {
+//!     Some(solution) => assert_eq!(solution.steps(), 2),
+//!     None => println!("the ghosts can never all be home"),
+//! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-//! Everything a caller needs from `grid-core` ([`Grid`], [`CellId`], [`ParseError`], ...)
-//! is re-exported here. [`run`] is the whole program (many datasets, streamed).
+//! A MovingAI instance enters by the same door: [`Benchmark::new`] from the map text, the
+//! scenario text and the number of agents. [`Options`] asks for the plan, sets the
+//! memory budget and the time limit, and takes a sink for the trace of the search
+//! ([`Event`]). [`run`] is the whole program (many datasets, streamed), built on
+//! [`solve`]; [`run_file`] and [`run_benchmark`] are its other inputs.
 //!
-//! # Modules
-//! - [`problem`]: the dataset, its validating constructor, the options and [`solve`];
-//! - [`parse`]: reading a dataset, with located errors;
-//! - [`moves`]: the step rule and its checker;
-//! - [`heuristic`]: consistent lower bounds (one-ghost and exact pair distances);
-//! - [`search`]: A* over joint placements;
-//! - [`mapf`]: many agents: fixed-horizon planning, SAT decisions, the -1 test;
-//! - [`scen`]: the MovingAI scenario reader (`--map`, `--scen`, `--agents`);
-//! - [`plan`]: writing, drawing and replaying plans;
-//! - [`svg`]: the answer as an animated SVG picture (`--svg`);
-//! - `generate` (feature `generate`): seeded random maps that keep the statement's
-//!   promises.
+//! # Inside: a ladder of modules
+//! Each module uses only those below it (no module imports one that imports it back):
+//! 1. the formats and the program: `lib` ([`run`]), `plan` and `svg` (writing and
+//!    drawing answers), `mapf::show` (the same for MovingAI instances);
+//! 2. the front door: `solve` ([`Options`], [`Solution`], [`SolveError`], [`solve`]);
+//! 3. the readers: `parse` (the UVa format, with located errors), `benchmark` and `scen`
+//!    (the MovingAI files);
+//! 4. the many-agent driver: `mapf` (the lower bound, the -1 test, horizons settled by
+//!    prioritized planning and SAT decisions on cores of agents), which runs
+//! 5. the joint-placement A* `search`, over
+//! 6. its bounds `heuristic` (one-ghost and exact pair distances) and the step rule
+//!    `moves`;
+//! 7. at the bottom, the problem itself: `dataset` ([`Dataset`], its validating
+//!    constructor, [`Plan`]).
 //!
 //! # Features
 //! - `cli` (default): the `ghosts` binary and its command-line parser (clap). A library
 //!   user can leave it out: `ghosts = { ..., default-features = false }`.
-//! - `generate`: the seeded generators, for the workspace's tests and tools.
+//! - `generate`: seeded random maps that keep the statement's promises, for the
+//!   workspace's tests and tools.
+//! - `internals`: the methods one by one, for the workspace's own tests (hidden, and no
+//!   promise to anyone else).
 //!
 //! # Limits
 //! Bad input never panics: [`run`] ends with a located error (`docs/errors.md` lists them
@@ -41,42 +55,71 @@
 //! - `--max-cells` ([`RunOptions::max_cells`], default [`DEFAULT_MAX_CELLS`] = 2^22):
 //!   width x height, checked on the header before any row is read; no side may pass 4096.
 //! - `--memory-mib` ([`RunOptions::memory_mib`], default 1024): checked twice. From the
-//!   header, the tables sized by the map ([`parse::BYTES_PER_CELL`] + n x
-//!   [`parse::BYTES_PER_CELL_PER_GHOST`] bytes a cell, measured) must fit, or the dataset is
-//!   refused before anything is allocated. The placements the search stores cannot be
-//!   known in advance (at most C^n, usually far fewer), so the search counts them and
-//!   stops, with an error at the dataset's header, when the next one would pass the
-//!   budget.
+//!   header, the tables sized by the map (56 + 4 n bytes a cell, measured) must fit, or the
+//!   dataset is refused before anything is allocated. The placements the search stores
+//!   cannot be known in advance (at most C^n, usually far fewer), so the search counts
+//!   them and stops, with an error at the dataset's header, when the next one would pass
+//!   the budget.
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
+mod benchmark;
+mod dataset;
 #[cfg(feature = "generate")]
 pub mod generate;
-pub mod heuristic;
-pub mod mapf;
-pub mod moves;
-pub mod parse;
-pub mod plan;
-pub mod problem;
-pub mod scen;
-pub mod search;
-pub mod svg;
+mod heuristic;
+mod mapf;
+mod moves;
+mod parse;
+mod plan;
+mod scen;
+mod search;
+mod solve;
+mod svg;
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
-use grid_core::CaseReader;
 use grid_core::limits::Limits;
+use grid_core::{CaseReader, ErrorKind};
 
+pub use benchmark::{Benchmark, BenchmarkError};
+pub use dataset::{Dataset, DatasetError, MAX_GHOSTS, Marker, Plan};
 pub use grid_core::limits::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB};
-pub use grid_core::{CellError, CellId, Dir, ErrorKind, Grid, ParseError, RunError, exit_code};
-pub use parse::{MAX_GHOSTS, read_dataset, read_dataset_within};
-pub use problem::{Dataset, DatasetError, Marker, Options, Solution, SolveError, solve};
-pub use search::Plan;
+pub use grid_core::{CellError, CellId, Grid, ParseError, RunError, exit_code};
+pub use mapf::Event;
+pub use solve::{Options, Problem, Solution, SolveError, solve};
 
-/// What the program prints and how far it may go: the flags of the `ghosts` binary.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RunOptions {
+use parse::read_dataset_within;
+
+/// The methods one by one, for the workspace's tests: each compared with a slow
+/// reference, with and without its switches. Not part of the API.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::dataset::Want;
+    pub use crate::parse::{read_dataset, read_dataset_within};
+    pub use crate::plan::{BadPlan, check_plan, write_drawings};
+    pub use crate::svg::write_svg;
+
+    /// The joint-placement A*.
+    pub mod search {
+        pub use crate::search::{Found, OverBudget, PairsAfter, solve, solve_with};
+    }
+
+    /// The many-agent methods and their driver.
+    pub mod mapf {
+        pub use crate::mapf::{
+            Event, Horizons, Instance, Method, Unanswered, constructive, refine, sat, solvable,
+            solve, solve_traced,
+        };
+    }
+}
+
+/// What the program prints, how far it may go, and who hears of the search's progress:
+/// the flags of the `ghosts` binary.
+#[derive(Clone)]
+pub struct RunOptions<'a> {
     /// After each answer, the placement after every step (`--plan`).
     pub plan: bool,
     /// After each answer, the map drawn before and after every step (`--show`).
@@ -89,14 +132,14 @@ pub struct RunOptions {
     pub max_cells: u64,
     /// Memory one search may use, in MiB.
     pub memory_mib: u64,
-    /// For a benchmark instance: every step of the search (bound, horizons, which method
-    /// settled it, seconds) on standard error, one `ghosts: ...` line each (`--verbose`).
-    pub verbose: bool,
+    /// Told every step of each search ([`Options::trace`]); the binary's `--verbose`
+    /// prints them on standard error.
+    pub trace: Option<&'a dyn Fn(&Event)>,
 }
 
-impl Default for RunOptions {
-    /// No plan, no drawing, no picture, [`DEFAULT_MAX_CELLS`], [`DEFAULT_MEMORY_MIB`],
-    /// quiet.
+impl Default for RunOptions<'_> {
+    /// No plan, no drawing, no picture, [`DEFAULT_MAX_CELLS`], [`DEFAULT_MEMORY_MIB`], no
+    /// trace.
     fn default() -> Self {
         RunOptions {
             plan: false,
@@ -104,7 +147,39 @@ impl Default for RunOptions {
             svg: None,
             max_cells: DEFAULT_MAX_CELLS,
             memory_mib: DEFAULT_MEMORY_MIB,
-            verbose: false,
+            trace: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for RunOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunOptions")
+            .field("plan", &self.plan)
+            .field("show", &self.show)
+            .field("svg", &self.svg)
+            .field("max_cells", &self.max_cells)
+            .field("memory_mib", &self.memory_mib)
+            .field("trace", &self.trace.map(|_| "a sink"))
+            .finish()
+    }
+}
+
+impl RunOptions<'_> {
+    fn limits(&self) -> Limits {
+        Limits {
+            max_cells: self.max_cells,
+            memory_mib: self.memory_mib,
+        }
+    }
+
+    /// The options of each solve: the plan whenever something prints or draws it.
+    fn solve_options(&self) -> Options<'_> {
+        Options {
+            plan: self.plan || self.show || self.svg.is_some(),
+            memory_mib: self.memory_mib,
+            time_limit: None,
+            trace: self.trace,
         }
     }
 }
@@ -130,29 +205,22 @@ impl Default for RunOptions {
 pub fn run(
     input: impl BufRead,
     output: &mut impl Write,
-    options: &RunOptions,
+    options: &RunOptions<'_>,
 ) -> Result<(), RunError> {
     let mut reader = CaseReader::new(input);
-    let limits = Limits {
-        max_cells: options.max_cells,
-        memory_mib: options.memory_mib,
-    };
+    let solve_options = options.solve_options();
     let mut number = 0;
-    while let Some(dataset) = read_dataset_within(&mut reader, limits)? {
+    while let Some(dataset) = read_dataset_within(&mut reader, options.limits())? {
         number += 1;
-        let solve_options = Options {
-            plan: options.plan || options.show || options.svg.is_some(),
-            memory_mib: options.memory_mib,
-        };
-        let solution =
-            solve(&dataset, &solve_options).map_err(|e| over_budget(dataset.header_line, &e))?;
+        let solution = solve(&dataset, &solve_options)
+            .map_err(|e| unanswered_dataset(dataset.header_line, &e))?;
         match &solution {
             Some(solution) => writeln!(output, "{}", solution.steps())?,
             None => writeln!(output, "-1")?,
         }
         if let Some(plan) = solution.as_ref().and_then(Solution::plan) {
             if options.plan {
-                plan::write_plan(output, &dataset.grid, plan)?;
+                plan::write_plan(output, dataset.grid(), plan)?;
             }
             if options.show {
                 plan::write_drawings(output, &dataset, plan)?;
@@ -168,22 +236,46 @@ pub fn run(
     Ok(())
 }
 
-/// The located over-budget error of a search that could not finish.
-fn over_budget(line: usize, error: &SolveError) -> ParseError {
-    ParseError::at(
-        line,
-        1,
-        ErrorKind::OverBudget {
-            budget_mib: error.budget_mib(),
-            detail: error.detail(),
+/// [`run`] on the datasets of the file `path` (the program's positional argument).
+///
+/// # Errors
+/// [`RunError::Open`] when the file cannot be opened; else as [`run`].
+pub fn run_file(
+    path: &Path,
+    output: &mut impl Write,
+    options: &RunOptions<'_>,
+) -> Result<(), RunError> {
+    run(std::io::BufReader::new(open_file(path)?), output, options)
+}
+
+/// `path` opened for reading, or the error that says it cannot be.
+fn open_file(path: &Path) -> Result<std::fs::File, RunError> {
+    std::fs::File::open(path).map_err(|source| RunError::Open {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// The error of a dataset's search that could not finish, located at its header.
+fn unanswered_dataset(line: usize, error: &SolveError) -> ParseError {
+    let kind = match error {
+        SolveError::Memory { budget_mib, detail } => ErrorKind::OverBudget {
+            budget_mib: *budget_mib,
+            detail: detail.clone(),
         },
-    )
+        // The program sets no time limit; a caller of `run` cannot meet this.
+        SolveError::Time { limit } => ErrorKind::Unexpected {
+            expected: format!("an answer within {limit:?}"),
+            found: "the time limit passed".to_owned(),
+        },
+    };
+    ParseError::at(line, 1, kind)
 }
 
 /// A benchmark instance on the command line: `--map FILE.map --scen FILE.scen
 /// [--agents K]` (all agents of the scenario when K is not given).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Benchmark {
+pub struct BenchmarkFiles {
     /// The MovingAI `.map` file.
     pub map: PathBuf,
     /// The MovingAI `.scen` file.
@@ -192,97 +284,79 @@ pub struct Benchmark {
     pub agents: Option<usize>,
 }
 
-/// Solves the benchmark instance `benchmark` (any number of agents): writes the fewest
+impl BenchmarkFiles {
+    /// The instance in words, for an error that has no place in a file: "the first 6
+    /// agents of room.scen on room.map".
+    fn describe(&self, agents: usize) -> String {
+        format!(
+            "the {} agent{} of {} on {}",
+            match self.agents {
+                Some(_) => format!("first {agents}"),
+                None => format!("{agents}"),
+            },
+            if agents == 1 { "" } else { "s" },
+            self.scen.display(),
+            self.map.display()
+        )
+    }
+}
+
+/// Solves the benchmark instance of `files` (any number of agents): writes the fewest
 /// steps (or `-1`), then the plan (`--plan`: one line per step, every agent's `row,col`
 /// in scenario order), the frames (`--show`) and the picture (`--svg`) as for datasets.
 ///
 /// # Errors
-/// [`RunError::InFile`] for a file that cannot be read, is malformed, or is beyond the
-/// limits, located in that file (the over-budget error of the search is located at the
-/// first line of the scenario); [`RunError::Output`] when writing fails,
-/// [`RunError::Picture`] when the picture cannot be written.
+/// [`RunError::Open`] for a file that cannot be opened, [`RunError::InFile`] for one that
+/// is malformed or beyond the limits (located in that file), [`RunError::Unanswered`]
+/// when the search passes the memory budget (naming the instance and the budget),
+/// [`RunError::Output`] when writing fails, [`RunError::Picture`] when the picture
+/// cannot be written.
 ///
 /// # Complexity
-/// See [`mapf::solve`].
+/// See [`solve`].
 pub fn run_benchmark(
-    benchmark: &Benchmark,
+    files: &BenchmarkFiles,
     output: &mut impl Write,
-    options: &RunOptions,
+    options: &RunOptions<'_>,
 ) -> Result<(), RunError> {
-    let limits = Limits {
-        max_cells: options.max_cells,
-        memory_mib: options.memory_mib,
-    };
     let in_file = |path: &Path| {
         let file = path.display().to_string();
         move |error: ParseError| RunError::InFile { file, error }
     };
-    let open = |path: &Path| {
-        std::fs::File::open(path)
-            .map(std::io::BufReader::new)
-            .map_err(|e| in_file(path)(ParseError::at(1, 1, ErrorKind::Io(e.to_string()))))
-    };
-    let map = grid_core::movingai::read_map(
-        open(&benchmark.map)?,
-        limits,
-        grid_core::movingai::MAP_BYTES_PER_CELL,
-    )
-    .map_err(in_file(&benchmark.map))?;
-    let grid = map.grid;
-    let scenario = scen::read_scenario(open(&benchmark.scen)?, &grid, benchmark.agents)
-        .map_err(in_file(&benchmark.scen))?;
-    let want_plan = options.plan || options.show || options.svg.is_some();
-    let mut trace = |event: &mapf::Event| {
-        if options.verbose {
-            eprintln!("ghosts: {event}");
-        }
-    };
-    let solution = mapf::solve_traced(
-        &grid,
-        &scenario.starts,
-        &scenario.goals,
-        want_plan,
-        options.memory_mib,
-        mapf::Method::Auto,
-        &mut trace,
-    )
-    .map_err(|e| {
-        let error = match e {
-            mapf::Unanswered::OverBudget { budget_mib, detail } => {
-                SolveError::OverBudgetPlanning { budget_mib, detail }
-            }
-            mapf::Unanswered::JointOverBudget {
-                budget_mib,
-                placements,
-            } => SolveError::OverBudget {
-                budget_mib,
-                placements,
+    let open = |path: &Path| open_file(path).map(std::io::BufReader::new);
+    let grid =
+        benchmark::read_grid(open(&files.map)?, options.limits()).map_err(in_file(&files.map))?;
+    let problem =
+        Benchmark::on_grid(grid, open(&files.scen)?, files.agents).map_err(in_file(&files.scen))?;
+    let solution =
+        solve(&problem, &options.solve_options()).map_err(|error| RunError::Unanswered {
+            case: files.describe(problem.agent_count()),
+            reason: match error {
+                SolveError::Memory { budget_mib, detail } => format!(
+                    "solving it needs more than the memory budget of {budget_mib} MiB \
+                     ({detail}); raise it with --memory-mib"
+                ),
+                other => other.to_string(),
             },
-        };
-        in_file(&benchmark.scen)(over_budget(1, &error))
-    })?;
-    match solution.steps {
-        Some(steps) => writeln!(output, "{steps}")?,
+        })?;
+    let (grid, starts, goals) = (problem.grid(), problem.starts(), problem.goals());
+    match &solution {
+        Some(solution) => writeln!(output, "{}", solution.steps())?,
         None => writeln!(output, "-1")?,
     }
-    if let Some(plan) = &solution.plan {
+    let plan = solution.as_ref().and_then(Solution::plan);
+    if let Some(plan) = plan {
         if options.plan {
-            plan::write_plan(output, &grid, plan)?;
+            plan::write_plan(output, grid, plan)?;
         }
         if options.show {
-            mapf::show::write_drawings(output, &grid, &scenario.starts, &scenario.goals, plan)?;
+            mapf::show::write_drawings(output, grid, starts, goals, plan)?;
         }
     }
     output.flush()?;
     if let Some(path) = &options.svg {
         grid_core::svg::write_file(path, |file| {
-            mapf::show::write_svg(
-                file,
-                &grid,
-                &scenario.starts,
-                &scenario.goals,
-                solution.plan.as_ref(),
-            )
+            mapf::show::write_svg(file, grid, starts, goals, plan)
         })?;
     }
     Ok(())

@@ -1,7 +1,7 @@
-//! `ghosts < datasets`: one line per dataset, the fewest steps or -1;
+//! `ghosts [FILE] < datasets`: one line per dataset, the fewest steps or -1;
 //! `ghosts --map FILE.map --scen FILE.scen --agents K`: the same for a MovingAI instance.
 
-use std::io::{self, BufWriter};
+use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -9,12 +9,16 @@ use clap::Parser;
 
 /// Fewest steps to bring every ghost home, all ghosts moving at once.
 ///
-/// Input: UVa 1601 "The Morning after Halloween" datasets on standard input (docs/ghosts.md).
+/// Input: UVa 1601 "The Morning after Halloween" datasets in FILE, or on standard input
+/// (docs/ghosts.md).
 ///
 /// Bad input is reported as `error: line L, column C: ...` with status 1 (docs/errors.md).
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Cli {
+    /// Read the datasets from this file instead of standard input.
+    #[arg(value_name = "FILE", conflicts_with = "map")]
+    input: Option<PathBuf>,
     /// After each answer, print every ghost's `row,col` after each step.
     #[arg(long)]
     plan: bool,
@@ -47,6 +51,12 @@ struct Cli {
     verbose: bool,
 }
 
+/// Prints one step of the search on standard error (`--verbose`). A full or closed
+/// standard error loses the line, not the run.
+fn to_stderr(event: &ghosts::Event) {
+    let _ = writeln!(io::stderr(), "ghosts: {event}");
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let options = ghosts::RunOptions {
@@ -55,13 +65,13 @@ fn main() -> ExitCode {
         svg: cli.svg,
         max_cells: cli.max_cells,
         memory_mib: cli.memory_mib,
-        verbose: cli.verbose,
+        trace: cli.verbose.then_some(&to_stderr as &dyn Fn(&ghosts::Event)),
     };
     let stdout = io::stdout();
     let mut output = BufWriter::new(stdout.lock());
-    ghosts::exit_code(match (cli.map, cli.scen) {
-        (Some(map), Some(scen)) => ghosts::run_benchmark(
-            &ghosts::Benchmark {
+    ghosts::exit_code(match (cli.map, cli.scen, cli.input) {
+        (Some(map), Some(scen), _) => ghosts::run_benchmark(
+            &ghosts::BenchmarkFiles {
                 map,
                 scen,
                 agents: cli.agents,
@@ -69,6 +79,7 @@ fn main() -> ExitCode {
             &mut output,
             &options,
         ),
+        (_, _, Some(path)) => ghosts::run_file(&path, &mut output, &options),
         _ => ghosts::run(io::stdin().lock(), &mut output, &options),
     })
 }

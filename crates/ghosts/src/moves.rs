@@ -46,6 +46,7 @@ pub fn compatible(a: u32, b: u32, a2: u32, b2: u32) -> bool {
 }
 
 /// Why a step from one placement of the ghosts to the next is not legal.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalStep {
     /// A ghost jumped to a cell that is neither its own nor a neighbour.
@@ -82,6 +83,7 @@ pub enum IllegalStep {
 ///
 /// # Complexity
 /// O(n^2) for n ghosts.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 pub fn check_step(grid: &Grid, before: &[CellId], after: &[CellId]) -> Result<(), IllegalStep> {
     // Agents past the 26 letters (benchmark instances) are all named '*'.
     let letter = |i: usize| {

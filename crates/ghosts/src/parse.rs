@@ -1,17 +1,12 @@
 //! Reading one dataset: the `w h n` header, then `h` rows of exactly `w` characters.
 
 use std::io::BufRead;
+use std::str::FromStr;
 
 use grid_core::limits::{Limits, SizeFields, grid_size};
-use grid_core::{CaseReader, Grid, ParseError, RowEnd};
+use grid_core::{CaseReader, ErrorKind, Grid, ParseError, RowEnd};
 
-use crate::problem::Dataset;
-
-/// Most ghosts a dataset may have: one per letter a-z.
-pub const MAX_GHOSTS: u64 = 26;
-
-/// Longest side a map may have (the limit every program shares).
-pub const MAX_SIDE: u64 = grid_core::limits::MAX_SIDE;
+use crate::dataset::{Dataset, MAX_GHOSTS};
 
 /// Memory the tables sized by the map need per cell, besides [`BYTES_PER_CELL_PER_GHOST`]:
 /// the map read, the cell numbering, the move table and the direct table of visited
@@ -39,6 +34,7 @@ const SIZE: SizeFields<'static> = SizeFields {
 ///
 /// # Complexity
 /// O(w x h).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 pub fn read_dataset<R: BufRead>(
     reader: &mut CaseReader<R>,
     max_cells: u64,
@@ -112,12 +108,48 @@ pub fn read_dataset_within<R: BufRead>(
             list.push(cell);
         }
     }
-    Ok(Some(Dataset {
+    // The letters are corridor cells, each once (checked above).
+    Ok(Some(Dataset::from_checked_cells(
         grid,
         starts,
         homes,
-        header_line: header.line,
-    }))
+        header.line,
+    )))
+}
+
+/// Parses exactly one dataset in the input format, optionally followed by the
+/// terminator `0 0 0`, with the default cell budget and no memory check (that is
+/// [`crate::solve`]'s business).
+///
+/// # Errors
+/// The located [`ParseError`] the program would print, and one for a text with no
+/// dataset or with a second one.
+impl FromStr for Dataset {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<Dataset, ParseError> {
+        let mut reader = CaseReader::new(text.as_bytes());
+        let limits = Limits::cells_only(grid_core::limits::DEFAULT_MAX_CELLS);
+        let Some(dataset) = read_dataset_within(&mut reader, limits)? else {
+            return Err(ParseError::at(
+                reader.line().max(1),
+                1,
+                ErrorKind::Missing {
+                    what: "dataset before the end or the terminator `0 0 0`".to_owned(),
+                },
+            ));
+        };
+        match reader.header(["width", "height", "number of ghosts"])? {
+            Some(next) if !next.is_terminator() => Err(next.error_at(
+                0,
+                ErrorKind::Unexpected {
+                    expected: "the end of the text (it holds one dataset)".to_owned(),
+                    found: "a second dataset".to_owned(),
+                },
+            )),
+            _ => Ok(dataset),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -5,9 +5,8 @@ use std::io::{self, Write};
 
 use grid_core::{CellId, Grid};
 
+use crate::dataset::{Dataset, Plan};
 use crate::moves::{IllegalStep, check_step};
-use crate::problem::Dataset;
-use crate::search::Plan;
 
 /// Writes one line per step: every ghost's `row,col` after the step, in letter order.
 ///
@@ -75,6 +74,7 @@ pub fn write_drawings(out: &mut impl Write, dataset: &Dataset, plan: &Plan) -> i
 }
 
 /// Why a plan does not solve its dataset.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BadPlan {
     /// Step `step` (1-based) breaks the step rule.
@@ -108,6 +108,7 @@ pub enum BadPlan {
 ///
 /// # Complexity
 /// O(steps x n^2).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 pub fn check_plan(dataset: &Dataset, plan: &Plan) -> Result<usize, BadPlan> {
     let n = dataset.starts.len();
     let mut before: &[CellId] = &dataset.starts;

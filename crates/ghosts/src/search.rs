@@ -29,23 +29,39 @@
 //! E is at most C^n and far smaller in practice (see the bench).
 
 use grid_core::CellId;
+use grid_core::limits::MIB;
 
+use crate::dataset::{Dataset, Plan, Want};
 use crate::heuristic::{Heuristic, NEVER};
 use crate::moves::{Options, compatible};
-use crate::problem::Dataset;
 
-/// The placements of all ghosts from the start (excluded) to the homes (included).
-pub type Plan = Vec<Vec<CellId>>;
-
-/// The answer for one dataset.
+/// What a method found for one instance (the front door's `Solution` is made of it).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Solution {
+pub struct Found {
     /// Fewest steps, or `None` when the ghosts can never all be home.
     pub steps: Option<u32>,
     /// When asked for and solvable: the placement after each step.
     pub plan: Option<Plan>,
     /// Placements expanded by the search (for the bench and curious users).
     pub expanded: usize,
+}
+
+impl Found {
+    /// No plan exists.
+    pub const NEVER: Found = Found {
+        steps: None,
+        plan: None,
+        expanded: 0,
+    };
+
+    /// Every agent is home at the start: 0 steps, and the empty plan when asked for.
+    pub fn at_start(want: Want) -> Found {
+        Found {
+            steps: Some(0),
+            plan: (want == Want::Plan).then(Vec::new),
+            expanded: 0,
+        }
+    }
 }
 
 /// The search would need more memory than allowed.
@@ -74,11 +90,12 @@ const MIN_EXPANSIONS_BEFORE_PAIRS: u64 = 200;
 ///
 /// # Complexity
 /// See the module documentation.
-pub fn solve(dataset: &Dataset, want_plan: bool, budget_mib: u64) -> Result<Solution, OverBudget> {
-    solve_with(dataset, want_plan, budget_mib, PairsAfter::Measured)
+pub fn solve(dataset: &Dataset, want: Want, budget_mib: u64) -> Result<Found, OverBudget> {
+    solve_with(dataset, want, budget_mib, PairsAfter::Measured)
 }
 
 /// When a search with one-ghost bounds stops to build pair tables.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PairsAfter {
     /// After pair states / 64 expansions, at least 200 (see the bench).
@@ -91,24 +108,20 @@ pub enum PairsAfter {
 /// [`solve`], choosing when pair tables are built. Every choice gives the same answer.
 pub fn solve_with(
     dataset: &Dataset,
-    want_plan: bool,
+    want: Want,
     budget_mib: u64,
     pairs_after: PairsAfter,
-) -> Result<Solution, OverBudget> {
+) -> Result<Found, OverBudget> {
     let n = dataset.starts.len();
     let cells = dataset.grid.cell_count();
     if dataset.starts == dataset.homes {
-        return Ok(Solution {
-            steps: Some(0),
-            plan: want_plan.then(Vec::new),
-            expanded: 0,
-        });
+        return Ok(Found::at_start(want));
     }
     let options = Options::new(&dataset.grid);
     let mut heuristic = Heuristic::singles(&dataset.grid, &dataset.homes);
     // Everything is counted against the budget: the tables sized by the map, the pair
     // tables and their scratch, and the search's own storage (see `Search::reserve`).
-    let budget_bytes = budget_mib.saturating_mul(1 << 20);
+    let budget_bytes = budget_mib.saturating_mul(MIB);
     let after_tables = budget_bytes.saturating_sub(map_table_bytes(dataset));
     let pair_bytes = Heuristic::pair_bytes(&dataset.grid, n);
     let pairs_affordable = n >= 2
@@ -142,7 +155,7 @@ pub fn solve_with(
             usize::MAX
         },
     };
-    let mut outcome = context.dispatch(dataset, &heuristic, want_plan)?;
+    let mut outcome = context.dispatch(dataset, &heuristic, want)?;
     if outcome.is_none() {
         // The first search's storage is freed: the pair search may use it for scratch.
         heuristic.add_pairs(&dataset.grid, &options, &dataset.homes, bytes);
@@ -150,14 +163,10 @@ pub fn solve_with(
             expansions_before_pairs: usize::MAX,
             ..context
         };
-        outcome = context.dispatch(dataset, &heuristic, want_plan)?;
+        outcome = context.dispatch(dataset, &heuristic, want)?;
     }
     // A search that may not stop for pairs always finishes.
-    Ok(outcome.unwrap_or(Solution {
-        steps: None,
-        plan: None,
-        expanded: 0,
-    }))
+    Ok(outcome.unwrap_or(Found::NEVER))
 }
 
 /// Bytes of the tables sized by the map that a search holds besides its own: the map's
@@ -184,7 +193,7 @@ struct Layout {
 }
 
 /// Ghosts a placement can hold (letters a-z).
-const MAX_GHOSTS: usize = crate::parse::MAX_GHOSTS as usize;
+const MAX_GHOSTS: usize = crate::dataset::MAX_GHOSTS as usize;
 
 /// Ghost counts up to this use small scratch arrays in [`Search::successors`].
 const FEW_GHOSTS: usize = 4;
@@ -272,10 +281,10 @@ impl Context<'_> {
         self,
         dataset: &Dataset,
         heuristic: &Heuristic,
-        want_plan: bool,
-    ) -> Result<Option<Solution>, OverBudget> {
+        want: Want,
+    ) -> Result<Option<Found>, OverBudget> {
         macro_rules! run {
-            ($k:literal) => {{ Search::<$k>::new(self, heuristic).run(dataset, want_plan) }};
+            ($k:literal) => {{ Search::<$k>::new(self, heuristic).run(dataset, want) }};
         }
         match self.layout.words() {
             1 => run!(1),
@@ -520,19 +529,14 @@ impl<'a, const K: usize> Search<'a, K> {
     /// Partial expansion: a node popped from layer `f` generates only the successors whose
     /// own f is `f` (the others cannot be needed before layer `f + 1`), and goes back into
     /// layer `f + 1` if it has successors left.
-    fn run(mut self, dataset: &Dataset, want_plan: bool) -> Result<Option<Solution>, OverBudget> {
+    fn run(mut self, dataset: &Dataset, want: Want) -> Result<Option<Found>, OverBudget> {
         let layout = self.context.layout;
         let to_u32 = |cells: &[CellId]| cells.iter().map(|c| c.index() as u32).collect::<Vec<_>>();
         let start = to_u32(&dataset.starts);
         let goal: [u64; K] = layout.pack(&to_u32(&dataset.homes));
         let bound = self.heuristic.estimate(&start);
-        let never = Solution {
-            steps: None,
-            plan: None,
-            expanded: 0,
-        };
         if bound == NEVER {
-            return Ok(Some(never));
+            return Ok(Some(Found::NEVER));
         }
         self.reserve(1, bound as usize, 0)?;
         let (root, _) = self.find_or_insert(layout.pack(&start), 0, EMPTY);
@@ -550,14 +554,17 @@ impl<'a, const K: usize> Search<'a, K> {
                 f += 1;
             }
             let Some(current) = self.buckets.get_mut(f).and_then(Vec::pop) else {
-                return Ok(Some(Solution { expanded, ..never }));
+                return Ok(Some(Found {
+                    expanded,
+                    ..Found::NEVER
+                }));
             };
             let node = self.nodes[current as usize];
             if node.layer as usize != f {
                 continue; // moved to a lower layer by a shorter way, or closed
             }
             if node.key == goal {
-                return Ok(Some(self.finish(current, want_plan, expanded)));
+                return Ok(Some(self.finish(current, want, expanded)));
             }
             expanded += 1;
             if expanded > self.context.expansions_before_pairs {
@@ -595,7 +602,7 @@ impl<'a, const K: usize> Search<'a, K> {
                 next.layer = f as u32;
                 if key == goal {
                     // Nothing open lies in a lower layer: this is a shortest way home.
-                    return Ok(Some(self.finish(index, want_plan, expanded)));
+                    return Ok(Some(self.finish(index, want, expanded)));
                 }
                 self.push(f as u32, index);
             }
@@ -695,9 +702,9 @@ impl<'a, const K: usize> Search<'a, K> {
         }
     }
 
-    fn finish(&self, goal: u32, want_plan: bool, expanded: usize) -> Solution {
+    fn finish(&self, goal: u32, want: Want, expanded: usize) -> Found {
         let steps = self.nodes[goal as usize].steps;
-        let plan = want_plan.then(|| {
+        let plan = (want == Want::Plan).then(|| {
             let mut placements = Vec::new();
             let mut index = goal;
             let mut positions = vec![0u32; self.context.layout.ghosts];
@@ -711,7 +718,7 @@ impl<'a, const K: usize> Search<'a, K> {
             placements.reverse();
             placements
         });
-        Solution {
+        Found {
             steps: Some(steps),
             plan,
             expanded,

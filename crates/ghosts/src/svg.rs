@@ -13,8 +13,7 @@ use std::io::{self, Write};
 use grid_core::CellId;
 use grid_core::svg::{Colour, Mark, Picture, Place, Recording, Shape, Sprite};
 
-use crate::problem::Dataset;
-use crate::search::Plan;
+use crate::dataset::{Dataset, Plan};
 
 /// Writes the picture of `dataset` and its `plan` (`None`: no plan brings every ghost
 /// home) to `out` as one SVG document.
@@ -25,17 +24,6 @@ use crate::search::Plan;
 /// # Errors
 /// When writing fails.
 ///
-/// # Example
-/// ```
-/// let dataset: ghosts::Dataset = "4 1 1\na  A\n".parse()?;
-/// let options = ghosts::Options { plan: true, ..ghosts::Options::default() };
-/// let solution = ghosts::solve(&dataset, &options)?.expect("a plan");
-/// let mut svg = Vec::new();
-/// ghosts::svg::write_svg(&mut svg, &dataset, solution.plan())?;
-/// // Ghost a moves from column 0 to column 3, one cell a frame.
-/// assert!(String::from_utf8(svg).unwrap().contains(r#"values="0 0;1 0;2 0;3 0""#));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 pub fn write_svg(out: &mut impl Write, dataset: &Dataset, plan: Option<&Plan>) -> io::Result<()> {
     let grid = dataset.grid();
     let mut picture = Picture::from_grid(grid);
@@ -66,4 +54,27 @@ pub fn write_svg(out: &mut impl Write, dataset: &Dataset, plan: Option<&Plan>) -
         frames.push_frame(&places);
     }
     picture.write(out, &frames)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Options, solve};
+
+    #[test]
+    fn a_ghost_moves_one_cell_a_frame() {
+        let dataset: crate::Dataset = "4 1 1\na  A\n".parse().unwrap();
+        let options = Options {
+            plan: true,
+            ..Options::default()
+        };
+        let solution = solve(&dataset, &options).unwrap().unwrap();
+        let mut svg = Vec::new();
+        super::write_svg(&mut svg, &dataset, solution.plan()).unwrap();
+        // Ghost a moves from column 0 to column 3, one cell a frame.
+        assert!(
+            String::from_utf8(svg)
+                .unwrap()
+                .contains(r#"values="0 0;1 0;2 0;3 0""#)
+        );
+    }
 }

@@ -2,11 +2,12 @@
 //! Fuzzing on stable Rust: random maps and seeded mutations of the testdata corpus go
 //! through [`ghosts::run`] in-process with small budgets. Every run must end with answers
 //! or a located input error, never a panic, and every answer's plan must replay with
-//! [`ghosts::plan::check_plan`] in exactly the steps it claims.
+//! `ghosts::internals::check_plan` in exactly the steps it claims.
 
 use std::path::Path;
 
-use ghosts::{RunOptions, plan::check_plan, read_dataset};
+use ghosts::RunOptions;
+use ghosts::internals::{check_plan, read_dataset};
 use grid_core::rng::SplitMix64;
 use grid_core::{CaseReader, RunError};
 use test_support::harness::{
@@ -73,7 +74,7 @@ fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
         svg: rng.percent(10).then(scratch_svg),
         max_cells: MAX_CELLS,
         memory_mib: if rng.percent(10) { 0 } else { 16 },
-        verbose: false,
+        trace: None,
     };
     let mut out = Vec::new();
     let outcome = ghosts::run(input, &mut out, &options);
@@ -187,4 +188,34 @@ fn a_full_standard_error_still_exits_1() {
     .unwrap();
     assert_eq!(output.status.code(), Some(1), "{:?}", output.status);
     assert_eq!(String::from_utf8_lossy(&output.stdout), "1\n");
+}
+
+/// `ghosts --verbose --map .. --scen .. 2>/dev/full`, and the same with standard error
+/// closed (`2>&-`): the trace lines are lost, the answer is not (status 0, not the 101 of
+/// a panic in `eprintln!`).
+#[cfg(target_os = "linux")]
+#[test]
+fn verbose_survives_a_full_or_closed_standard_error() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fixtures/ghosts");
+    let (map, scen) = (
+        fixtures.join("mapf-room.map"),
+        fixtures.join("mapf-room.scen"),
+    );
+    let (map, scen) = (map.to_str().unwrap(), scen.to_str().unwrap());
+    let binary = env!("CARGO_BIN_EXE_ghosts");
+    let flags = ["--verbose", "--map", map, "--scen", scen, "--agents", "6"];
+    let full = run_with_full_stderr(Path::new(binary), &flags, b"").unwrap();
+    assert_eq!(full.status.code(), Some(0), "{full:?}");
+    // `exec 2>&-` closes the descriptor itself (a null device would accept the lines).
+    let closed = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" 2>&-")
+        .arg(binary)
+        .args(flags)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(closed.status.code(), Some(0), "{closed:?}");
+    assert_eq!(closed.stdout, full.stdout);
+    assert!(!full.stdout.is_empty());
 }

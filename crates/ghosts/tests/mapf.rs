@@ -10,8 +10,10 @@
 mod common;
 
 use ghosts::Dataset;
-use ghosts::mapf::{self, Event, Horizons, Instance, Method, constructive, refine, sat, solvable};
-use ghosts::plan::check_plan;
+use ghosts::internals::mapf::{
+    self, Event, Horizons, Instance, Method, constructive, refine, sat, solvable,
+};
+use ghosts::internals::{Want, check_plan};
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Grid};
 use test_support::random_grid;
@@ -80,7 +82,7 @@ fn check_traced(
         dataset.grid(),
         dataset.starts(),
         dataset.homes(),
-        true,
+        Want::Plan,
         64,
         method,
         trace,

@@ -124,12 +124,12 @@ fn a_joint_search_that_cannot_fit() {
     }
 }
 
-/// A MovingAI instance of the SAT path (testdata/ghosts/mapf-door: 24 agents crossing
+/// A MovingAI instance of the SAT path (testdata/fixtures/ghosts/mapf-door: 24 agents crossing
 /// a wall through a two-cell door; prioritized planning fails at the bound, SAT on a core
 /// of 18 agents settles it). The estimate of 256 bytes a variable let a 8 MiB budget run
 /// to a 19.4 MiB peak: the encoding takes about 1.2 KiB a variable.
 fn a_sat_decision_within_a_tight_budget() {
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/ghosts");
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fixtures/ghosts");
     let (map, scen) = (folder.join("mapf-door.map"), folder.join("mapf-door.scen"));
     let (map, scen) = (map.to_str().unwrap(), scen.to_str().unwrap());
     let flags = |budget: &'static str| ["--map", map, "--scen", scen, "--memory-mib", budget];
@@ -140,7 +140,7 @@ fn a_sat_decision_within_a_tight_budget() {
         assert_eq!(run.status, 1, "{run:?}");
         assert_eq!(run.stdout, "");
         let message = format!(
-            "error: {scen}: line 1, column 1: solving this case needs more than the memory \
+            "error: the 24 agents of {scen} on {map}: solving it needs more than the memory \
              budget of {budget} MiB (about "
         );
         assert!(run.stderr.starts_with(&message), "{run:?}");

@@ -6,9 +6,10 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use ghosts::plan::{BadPlan, check_plan};
-use ghosts::search::{PairsAfter, solve, solve_with};
-use ghosts::{Dataset, read_dataset};
+use ghosts::Dataset;
+use ghosts::internals::Want;
+use ghosts::internals::search::{PairsAfter, solve, solve_with};
+use ghosts::internals::{BadPlan, check_plan, read_dataset};
 use grid_core::rng::SplitMix64;
 use grid_core::{CaseReader, CellId};
 use itertools::Itertools;
@@ -122,7 +123,7 @@ fn fast_search_equals_plain_bfs_on_random_maps() {
         };
         let dataset = parse(&text);
         let expected = reference_steps(&dataset);
-        let solution = solve(&dataset, true, 64).unwrap();
+        let solution = solve(&dataset, Want::Plan, 64).unwrap();
         assert_eq!(solution.steps, expected, "map:\n{text}");
         if let (Some(steps), Some(plan)) = (solution.steps, &solution.plan) {
             assert_eq!(
@@ -166,7 +167,7 @@ fn fast_search_equals_plain_bfs_on_promise_keeping_maps() {
         compared += 1;
         let d = parse(&text);
         assert_eq!(
-            solve(&d, false, 64).unwrap().steps,
+            solve(&d, Want::Steps, 64).unwrap().steps,
             reference_steps(&d),
             "map:\n{text}"
         );
@@ -177,13 +178,13 @@ fn fast_search_equals_plain_bfs_on_promise_keeping_maps() {
 fn official_sample_answers() {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../testdata/ghosts/sample.in"
+        "/../../testdata/fixtures/ghosts/uva1601-sample.in"
     ))
     .unwrap();
     let mut reader = CaseReader::new(text.as_bytes());
     let mut answers = Vec::new();
     while let Some(d) = read_dataset(&mut reader, 1 << 20).unwrap() {
-        let solution = solve(&d, true, 1024).unwrap();
+        let solution = solve(&d, Want::Plan, 1024).unwrap();
         let steps = solution.steps.unwrap();
         assert_eq!(
             check_plan(&d, solution.plan.as_ref().unwrap()),
@@ -244,7 +245,7 @@ fn four_ghosts_match_plain_bfs_on_tiny_maps() {
             continue;
         };
         let d = parse(&text);
-        let solution = solve(&d, true, 64).unwrap();
+        let solution = solve(&d, Want::Plan, 64).unwrap();
         assert_eq!(solution.steps, reference_steps(&d), "map:\n{text}");
         if let Some(plan) = &solution.plan {
             assert_eq!(check_plan(&d, plan), Ok(plan.len()));
@@ -332,7 +333,7 @@ fn a_search_past_the_memory_budget_is_refused_not_run() {
     let text = format!("30 12 26\n{}\n", rows.join("\n"));
     // The joint A* refuses it at once...
     let dataset: ghosts::Dataset = text.parse().unwrap();
-    let refused = ghosts::search::solve(&dataset, false, 4).unwrap_err();
+    let refused = solve(&dataset, Want::Steps, 4).unwrap_err();
     assert_eq!(refused.budget_mib, 4);
     assert!(refused.placements < 1000, "{refused:?}");
     // ...and the program answers it within the same budget with the many-agent methods,
@@ -340,6 +341,7 @@ fn a_search_past_the_memory_budget_is_refused_not_run() {
     let options = ghosts::Options {
         plan: true,
         memory_mib: 4,
+        ..ghosts::Options::default()
     };
     let solution = ghosts::solve(&dataset, &options).unwrap().unwrap();
     let plan = solution.plan().unwrap();
@@ -367,7 +369,7 @@ fn pair_bound_searches_equal_plain_bfs() {
         let expected = reference_steps(&d);
         for after in [PairsAfter::Expansions(0), PairsAfter::Expansions(3)] {
             let t0 = std::time::Instant::now();
-            let solution = solve_with(&d, true, 64, after).unwrap();
+            let solution = solve_with(&d, Want::Plan, 64, after).unwrap();
             eprintln!("  fast {after:?} {:?}", t0.elapsed());
             assert_eq!(solution.steps, expected, "{after:?}, map:\n{text}");
             if let Some(plan) = &solution.plan {
@@ -483,7 +485,7 @@ fn five_to_eight_ghosts_with_multi_word_keys_match_plain_bfs() {
         );
         let expected = reference_steps_by_ghost(&d);
         for after in [PairsAfter::Measured, PairsAfter::Expansions(0)] {
-            let solution = solve_with(&d, true, 64, after).unwrap();
+            let solution = solve_with(&d, Want::Plan, 64, after).unwrap();
             assert_eq!(
                 solution.steps, expected,
                 "{ghosts} ghosts, {after:?}, starts {starts:?}, homes {homes:?}, pockets {pockets:?}"

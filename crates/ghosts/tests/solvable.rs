@@ -4,7 +4,7 @@
 
 mod common;
 
-use ghosts::mapf::{Instance, solvable};
+use ghosts::internals::mapf::{Instance, solvable};
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Grid};
 use test_support::random_grid;

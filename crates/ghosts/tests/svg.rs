@@ -8,7 +8,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use ghosts::generate::{Density, MapSpec};
-use ghosts::{Dataset, Options, read_dataset, solve};
+use ghosts::internals::read_dataset;
+use ghosts::{Dataset, Options, solve};
 use grid_core::CaseReader;
 use grid_core::rng::SplitMix64;
 
@@ -29,11 +30,12 @@ fn check_picture(dataset: &Dataset) -> usize {
     let options = Options {
         plan: true,
         memory_mib: 64,
+        ..Options::default()
     };
     let solution = solve(dataset, &options).unwrap();
     let plan = solution.as_ref().map(|s| s.plan().unwrap());
     let mut svg = Vec::new();
-    ghosts::svg::write_svg(&mut svg, dataset, plan).unwrap();
+    ghosts::internals::write_svg(&mut svg, dataset, plan).unwrap();
     let drawing = test_support::svg_reading::read(std::str::from_utf8(&svg).unwrap());
     let grid = dataset.grid();
     let n = dataset.ghost_count();
@@ -87,7 +89,9 @@ fn check_picture(dataset: &Dataset) -> usize {
 fn pictures_of_the_test_cases_replay_their_plans() {
     let mut checked = 0;
     let mut unsolvable = 0;
-    for entry in std::fs::read_dir("../../testdata/ghosts").unwrap() {
+    // The cases' inputs and the fixtures' (the official sample is a fixture).
+    let folders = ["../../testdata/ghosts", "../../testdata/fixtures/ghosts"];
+    for entry in folders.iter().flat_map(|f| std::fs::read_dir(f).unwrap()) {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "in") {
             for dataset in datasets(&std::fs::read_to_string(&path).unwrap()) {
@@ -142,7 +146,8 @@ fn run_binary(args: &[&str], input: &str) -> std::process::Output {
 #[test]
 fn the_binary_saves_one_picture_per_dataset() {
     let dir = scratch_dir("ghosts-svg");
-    let input = std::fs::read_to_string("../../testdata/ghosts/sample.in").unwrap();
+    let input =
+        std::fs::read_to_string("../../testdata/fixtures/ghosts/uva1601-sample.in").unwrap();
     let file = dir.join("sample.svg");
     let with = run_binary(&["--svg", file.to_str().unwrap()], &input);
     let without = run_binary(&[], &input);
@@ -233,12 +238,13 @@ fn show_is_streamed_one_frame_at_a_time() {
     let options = Options {
         plan: true,
         memory_mib: 64,
+        ..Options::default()
     };
     let solution = solve(dataset, &options).unwrap().unwrap();
     let plan = solution.plan().unwrap();
     assert!(plan.len() > 800, "{} steps", plan.len());
     let mut out = Largest::default();
-    ghosts::plan::write_drawings(&mut out, dataset, plan).unwrap();
+    ghosts::internals::write_drawings(&mut out, dataset, plan).unwrap();
     let frame = n * (n + 1);
     assert_eq!(
         out.total,
@@ -257,7 +263,8 @@ fn show_is_streamed_one_frame_at_a_time() {
 #[test]
 fn the_pictures_in_docs_are_up_to_date() {
     let dir = scratch_dir("ghosts-svg-docs");
-    let input = std::fs::read_to_string("../../testdata/ghosts/sample.in").unwrap();
+    let input =
+        std::fs::read_to_string("../../testdata/fixtures/ghosts/uva1601-sample.in").unwrap();
     let out = run_binary(
         &["--svg", dir.join("ghosts-sample.svg").to_str().unwrap()],
         &input,
@@ -273,7 +280,7 @@ fn the_pictures_in_docs_are_up_to_date() {
         assert!(
             fresh == committed,
             "docs/{name} is stale: run `cargo run -p ghosts -- --svg docs/ghosts-sample.svg \
-             < testdata/ghosts/sample.in` and commit the result"
+             < testdata/fixtures/ghosts/uva1601-sample.in` and commit the result"
         );
     }
 }

@@ -1,9 +1,11 @@
-//! What the solver binaries share: the error a run can end with, and how it becomes an exit
-//! status, so every `main.rs` stays a few lines long.
+//! What the solver binaries share: the input (a file named on the command line, or
+//! standard input), the error a run can end with, and how it becomes an exit status, so
+//! every `main.rs` stays a few lines long.
 
 use std::fmt;
-use std::io::{self, Write};
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::error::{ParseError, report};
@@ -23,9 +25,26 @@ pub enum RunError {
         /// What is wrong, and where.
         error: ParseError,
     },
+    /// A case named rather than located (a benchmark instance given by its files) could
+    /// not be answered within a limit. Displayed as `CASE: why`.
+    #[error("{case}: {reason}")]
+    Unanswered {
+        /// Which case, in words (its files, its number of agents).
+        case: String,
+        /// Which limit, in words.
+        reason: String,
+    },
     /// Writing the answers failed (for example standard output was closed).
     #[error("cannot write output: {0}")]
     Output(#[from] io::Error),
+    /// The input file named on the command line cannot be opened.
+    #[error("cannot open the input {}: {source}", path.display())]
+    Open {
+        /// The file, as named on the command line.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
     /// Writing a picture file (`--svg FILE`) failed.
     #[error("cannot write the picture {}: {source}", path.display())]
     Picture {
@@ -62,10 +81,35 @@ fn exit_code_telling(outcome: Result<(), RunError>, stderr: &mut impl Write) -> 
             tell(stderr, &report(&e));
             ExitCode::FAILURE
         }
-        Err(e @ (RunError::Output(_) | RunError::Picture { .. } | RunError::InFile { .. })) => {
+        Err(
+            e @ (RunError::Output(_)
+            | RunError::Picture { .. }
+            | RunError::InFile { .. }
+            | RunError::Open { .. }
+            | RunError::Unanswered { .. }),
+        ) => {
             tell(stderr, &format_args!("error: {e}"));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The input of a program: the file at `path` when the command line names one, else
+/// standard input; buffered either way.
+///
+/// # Errors
+/// [`RunError::Open`] when the file cannot be opened (`error: cannot open the input FILE:
+/// No such file or directory (os error 2)`, status 1).
+pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead>, RunError> {
+    match path {
+        None => Ok(Box::new(io::stdin().lock())),
+        Some(path) => match File::open(path) {
+            Ok(file) => Ok(Box::new(BufReader::new(file))),
+            Err(source) => Err(RunError::Open {
+                path: path.to_owned(),
+                source,
+            }),
+        },
     }
 }
 
@@ -108,5 +152,20 @@ mod tests {
             ExitCode::FAILURE
         );
         assert_eq!(told, b"error: line 2, column 3: this case has no box\n");
+    }
+
+    #[test]
+    fn a_missing_input_file_is_named() {
+        let missing = Path::new("/nonexistent/input.txt");
+        let Err(error) = open_input(Some(missing)) else {
+            panic!("opened a missing file");
+        };
+        let mut told = Vec::new();
+        assert_eq!(exit_code_telling(Err(error), &mut told), ExitCode::FAILURE);
+        let told = String::from_utf8(told).unwrap();
+        assert!(
+            told.starts_with("error: cannot open the input /nonexistent/input.txt: "),
+            "{told}"
+        );
     }
 }

@@ -12,7 +12,8 @@
 //! - [`blocks`]: biconnected components, to tell in O(1) which sides of a cell stay
 //!   connected when the cell is taken away (the sides of a box);
 //! - [`push`]: push distances of one box to one target over (box cell, side) states;
-//! - [`cli`]: the run error and exit statuses every binary shares;
+//! - [`cli`]: the input file or standard input ([`open_input`]), the run error and the
+//!   exit statuses every binary shares;
 //! - [`limits`]: the size and memory guards every program applies to a case header
 //!   before allocating (`--max-cells`, `--memory-mib`);
 //! - [`movingai`]: the MovingAI `.map` grid format of the multi-agent path finding
@@ -46,7 +47,7 @@ pub mod svg;
 pub mod walk;
 
 pub use board::{Board, BoardError, Counts, Move, Notation, Piece, Position, ReplayError};
-pub use cli::{RunError, exit_code};
+pub use cli::{RunError, exit_code, open_input};
 pub use error::{ErrorKind, ParseError, describe_byte, describe_char, describe_char_at};
 pub use grid::{CellError, CellId, Dir, Grid};
 pub use limits::{GridSize, Limits, SizeFields, grid_size};

@@ -22,7 +22,7 @@
 
 use std::io::BufRead;
 
-use crate::error::{ErrorKind, ParseError, describe_byte};
+use crate::error::{ErrorKind, ParseError, describe_char_at};
 use crate::grid::Grid;
 use crate::limits::{GridSize, Limits, MAX_SIDE};
 use crate::reader::{CaseReader, RowEnd};
@@ -173,10 +173,10 @@ pub fn read_map<R: BufRead>(
     }
     while let Some(line) = reader.text_line(MAX_HEADER_LINE)? {
         if let Some(pos) = line.iter().position(|b| !b.is_ascii_whitespace()) {
-            let found = describe_byte(line[pos]);
+            let (found, column) = (describe_char_at(&line[pos..]), char_column(line, pos));
             return Err(ParseError::at(
                 reader.line(),
-                pos + 1,
+                column,
                 ErrorKind::Unexpected {
                     expected: "end of input after the last row".to_owned(),
                     found,
@@ -254,9 +254,24 @@ fn split_key(line: &[u8]) -> (Vec<u8>, usize, Option<Word>) {
     while rest_end > rest_start && blank(&line[rest_end - 1]) {
         rest_end -= 1;
     }
-    let value =
-        (rest_start < rest_end).then(|| (line[rest_start..rest_end].to_vec(), rest_start + 1));
-    (key, start + 1, value)
+    let value = (rest_start < rest_end).then(|| {
+        (
+            line[rest_start..rest_end].to_vec(),
+            char_column(line, rest_start),
+        )
+    });
+    (key, char_column(line, start), value)
+}
+
+/// The 1-based column of byte `pos` of `line`, counted in characters as the other readers
+/// count them (a byte that is not valid UTF-8 counts as one character).
+fn char_column(line: &[u8], pos: usize) -> usize {
+    let before = &line[..pos.min(line.len())];
+    let chars: usize = before
+        .utf8_chunks()
+        .map(|chunk| chunk.valid().chars().count() + chunk.invalid().len())
+        .sum();
+    chars + 1
 }
 
 /// A side, `1..=MAX_SIDE`, from the value of a `height` or `width` line.
@@ -277,7 +292,7 @@ fn side_value(value: Option<(Vec<u8>, usize)>, line: usize, name: &str) -> Resul
             column + pos,
             ErrorKind::Unexpected {
                 expected: format!("{name} as a whole number"),
-                found: describe_byte(digits[pos]),
+                found: describe_char_at(&digits[pos..]),
             },
         ));
     }
@@ -319,16 +334,18 @@ fn side_value(value: Option<(Vec<u8>, usize)>, line: usize, name: &str) -> Resul
     Ok(value)
 }
 
-/// A word for an error message: `'word'`, or its first byte described when it is not
-/// printable, or "an empty line".
+/// A word for an error message: `'word'`, or its first character described (`'３'
+/// (U+FF13)`) when it is not printable ASCII, or "an empty line".
 fn describe_word(word: &[u8]) -> String {
     if word.is_empty() {
         return "an empty line".to_owned();
     }
-    if word.iter().all(u8::is_ascii_graphic) && word.len() <= 40 {
+    let printable = std::str::from_utf8(word)
+        .is_ok_and(|w| w.chars().count() <= 40 && w.chars().all(|c| !c.is_control()));
+    if printable {
         format!("'{}'", String::from_utf8_lossy(word))
     } else {
-        describe_byte(word[0])
+        describe_char_at(word)
     }
 }
 
@@ -342,6 +359,36 @@ mod tests {
 
     fn error(text: &str) -> String {
         read(text).unwrap_err().to_string()
+    }
+
+    /// Columns count characters and a non-ASCII character is named, as in the other
+    /// readers (issue 15, item 10).
+    #[test]
+    fn non_ascii_is_named_and_counted_as_one_column() {
+        assert_eq!(
+            error("type octile\nheight 1\u{ff13}\n"),
+            "line 2, column 9: expected the height as a whole number, found '\u{ff13}' (U+FF13)"
+        );
+        assert_eq!(
+            error("type octile\n\u{ff48}eight 3\n"),
+            "line 2, column 1: expected 'height N', 'width N' or 'map', found '\u{ff48}eight'"
+        );
+        assert_eq!(
+            error("type octile\nheight 1\nwidth 2\nmap\n\u{ff0e}.\n"),
+            "line 5, column 1: expected a map character ('.', 'G', 'S' free; '@', 'O', 'T', \
+             'W' blocked), found '\u{ff0e}' (U+FF0E)"
+        );
+        assert_eq!(
+            error("type octile\nheight 1\nwidth 2\nmap\n.\u{e9}\n"),
+            "line 5, column 2: expected a map character ('.', 'G', 'S' free; '@', 'O', 'T', \
+             'W' blocked), found '\u{e9}' (U+00E9)"
+        );
+        assert_eq!(
+            error("type octile\nheight 1\nwidth 2\nmap\n..\n \u{e9}\u{e9}x\n"),
+            "line 6, column 2: expected end of input after the last row, found '\u{e9}' (U+00E9)"
+        );
+        assert_eq!(char_column("\u{e9}\u{e9}x".as_bytes(), 4), 3);
+        assert_eq!(char_column(b"a\xffb", 2), 3, "a bad byte is one column");
     }
 
     #[test]

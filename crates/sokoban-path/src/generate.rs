@@ -215,7 +215,7 @@ mod tests {
             ladder(3, 128),
             unsolvable(4, 128),
         ] {
-            let mazes = crate::parse_all(&text, crate::DEFAULT_MAX_CELLS).unwrap();
+            let mazes = crate::internals::parse_all(&text, crate::DEFAULT_MAX_CELLS).unwrap();
             assert!(!mazes.is_empty());
         }
     }
@@ -223,8 +223,10 @@ mod tests {
     #[test]
     fn unsolvable_is_unsolvable() {
         for seed in 0..5 {
-            let mazes = crate::parse_all(&unsolvable(seed, 40), crate::DEFAULT_MAX_CELLS).unwrap();
-            assert_eq!(crate::Solver::new().solve(&mazes[0]), None);
+            let mazes =
+                crate::internals::parse_all(&unsolvable(seed, 40), crate::DEFAULT_MAX_CELLS)
+                    .unwrap();
+            assert_eq!(crate::search::Solver::new().solve(&mazes[0]), None);
         }
     }
 }

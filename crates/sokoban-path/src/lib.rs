@@ -13,21 +13,27 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //! Everything a caller needs from `grid-core` ([`Grid`], [`CellId`], [`ParseError`], ...)
-//! is re-exported here. [`run`] is the whole program (many mazes, streamed).
+//! is re-exported here; [`verify`] replays any move string. [`run`] is the whole program
+//! (many mazes, streamed), built on [`solve`].
 //!
-//! # Modules
-//! - [`problem`]: the maze, its validating constructor, the options and [`solve`];
-//! - [`parse`]: one maze of the input, with located errors and size limits;
-//! - [`search`]: the exact four-key search over (box cell, side of the person);
-//! - [`verify`](mod@verify): replays a move string (legal, ends on the target) and counts it;
-//! - [`show`]: the maze drawn after every push (`--show`);
-//! - [`svg`]: the answer as an animated SVG picture (`--svg`);
-//! - `generate` (feature `generate`): seeded workloads for tests and benchmarks.
+//! # Inside the crate
+//! A ladder, each module using only those below it:
+//! - `solve`: [`Options`], [`solve`] and [`SolveError`], over the reader's memory estimate
+//!   and the search;
+//! - `show` (`--show` frames), `svg` (the `--svg` picture), `verify` (the move replay),
+//!   thin layers over grid-core's single-box board;
+//! - `search`: the exact four-key search over (box cell, side of the person), with
+//!   grid-core's stamped walker for the walks around the box;
+//! - `parse`: the format, one maze at a time, with located errors and size limits;
+//! - `problem`: the [`Maze`] and its validating constructor;
+//! - `generate` (feature `generate`, hidden): seeded workloads for tests and benchmarks.
 //!
 //! # Features
 //! - `cli` (default): the `sokoban-path` binary and its command-line parser (clap). A
 //!   library user can leave it out: `sokoban-path = { ..., default-features = false }`.
 //! - `generate`: the seeded generators, for the workspace's tests and tools.
+//! - `internals` (hidden): the reader of one maze of a stream and the drawings, for the
+//!   workspace's tests and fuzz targets only.
 //!
 //! # Limits
 //! Bad input never panics: [`run`] ends with a located error (`docs/errors.md` lists them
@@ -44,13 +50,15 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
 #[cfg(feature = "generate")]
+#[doc(hidden)]
 pub mod generate;
-pub mod parse;
-pub mod problem;
-pub mod search;
-pub mod show;
-pub mod svg;
-pub mod verify;
+mod parse;
+mod problem;
+mod search;
+mod show;
+mod solve;
+mod svg;
+mod verify;
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -59,12 +67,38 @@ use grid_core::CaseReader;
 use grid_core::limits::Limits;
 
 pub use grid_core::limits::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB};
-pub use grid_core::{BoardError, Counts, ReplayError};
-pub use grid_core::{CellError, CellId, Dir, ErrorKind, Grid, ParseError, RunError, exit_code};
-pub use parse::{BYTES_PER_CELL, MAX_SIDE, read_maze, read_maze_within};
-pub use problem::{Maze, Options, SolveError, solve};
-pub use search::{Solution, Solver};
+pub use grid_core::{
+    BoardError, CellError, CellId, Counts, Dir, ErrorKind, Grid, ParseError, ReplayError, RunError,
+    exit_code,
+};
+pub use parse::BYTES_PER_CELL;
+pub use problem::Maze;
+pub use search::Solution;
+pub use solve::{Options, SolveError, solve};
 pub use verify::verify;
+
+/// What the workspace's tests and fuzz targets reach besides the front door (feature
+/// `internals`): not part of the library's promise.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::parse::{read_maze, read_maze_within};
+    pub use crate::show::show;
+    pub use crate::svg::write_svg;
+
+    /// Every maze of `text` (up to `0 0` or the end).
+    ///
+    /// # Errors
+    /// The first located input error.
+    pub fn parse_all(text: &str, max_cells: u64) -> Result<Vec<crate::Maze>, crate::ParseError> {
+        let mut reader = grid_core::CaseReader::new(text.as_bytes());
+        let mut mazes = Vec::new();
+        while let Some(maze) = read_maze(&mut reader, max_cells)? {
+            mazes.push(maze);
+        }
+        Ok(mazes)
+    }
+}
 
 /// How [`run`] reads and answers: the flags of the `sokoban-path` binary.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,19 +127,6 @@ impl Default for RunOptions {
     }
 }
 
-/// Every maze of `text` (up to `0 0` or the end), for tests and tools.
-///
-/// # Errors
-/// The first located input error.
-pub fn parse_all(text: &str, max_cells: u64) -> Result<Vec<Maze>, ParseError> {
-    let mut reader = CaseReader::new(text.as_bytes());
-    let mut mazes = Vec::new();
-    while let Some(maze) = read_maze(&mut reader, max_cells)? {
-        mazes.push(maze);
-    }
-    Ok(mazes)
-}
-
 /// Reads mazes from `input` until `0 0` or the end, writing for the k-th one `Maze #k`, the
 /// move string or `Impossible.`, (with `--show`, the drawings) and an empty line; output is
 /// flushed after every maze. With [`RunOptions::svg`], each maze's picture is saved after
@@ -130,21 +151,36 @@ pub fn run(
     options: &RunOptions,
 ) -> Result<(), RunError> {
     let mut reader = CaseReader::new(input);
-    let mut solver = Solver::new();
     let mut number = 0u64;
     let limits = Limits {
         max_cells: options.max_cells,
         memory_mib: options.memory_mib,
     };
-    while let Some(maze) = read_maze_within(&mut reader, limits)? {
+    let solve_options = Options {
+        memory_mib: options.memory_mib,
+    };
+    while let Some(maze) = parse::read_maze_within(&mut reader, limits)? {
         number += 1;
+        // The reader refused at the header what the budget cannot hold, with its place.
+        let solution = solve(&maze, &solve_options).map_err(
+            |SolveError::Memory {
+                 budget_mib,
+                 need_mib,
+             }| {
+                let detail = format!("about {need_mib} MiB");
+                ParseError::at(
+                    reader.line(),
+                    1,
+                    ErrorKind::OverBudget { budget_mib, detail },
+                )
+            },
+        )?;
         writeln!(output, "Maze #{number}")?;
-        let solution = solver.solve(&maze);
         match &solution {
             Some(solution) => {
-                writeln!(output, "{}", solution.moves)?;
+                writeln!(output, "{}", solution.moves())?;
                 if options.show {
-                    show::show(&maze, &solution.moves, output)?;
+                    show::show(&maze, solution.moves(), output)?;
                 }
             }
             None => writeln!(output, "Impossible.")?,

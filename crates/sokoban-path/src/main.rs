@@ -1,4 +1,5 @@
-//! `sokoban-path`: reads mazes on standard input, writes their answers on standard output.
+//! `sokoban-path`: reads mazes from a file or standard input, writes their answers on
+//! standard output.
 
 use std::io::{self, BufWriter};
 use std::path::PathBuf;
@@ -8,12 +9,15 @@ use clap::Parser;
 
 /// Pushing Boxes: fewest pushes, then fewest walks, one exact answer per maze.
 ///
-/// Input: UVa 589 "Pushing Boxes" mazes on standard input (docs/sokoban-path.md).
+/// Input: UVa 589 "Pushing Boxes" mazes in FILE or on standard input (docs/sokoban-path.md).
 ///
 /// Bad input is reported as `error: line L, column C: ...` with status 1 (docs/errors.md).
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Cli {
+    /// The input file; standard input when absent.
+    #[arg(value_name = "FILE")]
+    input: Option<PathBuf>,
     /// Draw the maze after every push, below the move string.
     #[arg(long)]
     show: bool,
@@ -38,9 +42,6 @@ fn main() -> ExitCode {
         show: cli.show,
         svg: cli.svg,
     };
-    sokoban_path::exit_code(sokoban_path::run(
-        io::stdin().lock(),
-        &mut BufWriter::new(io::stdout().lock()),
-        &options,
-    ))
+    let run = |input| sokoban_path::run(input, &mut BufWriter::new(io::stdout().lock()), &options);
+    sokoban_path::exit_code(grid_core::open_input(cli.input.as_deref()).and_then(run))
 }

@@ -8,18 +8,16 @@
 //! O(N x M) per maze, and memory proportional to the rows actually read.
 
 use std::io::BufRead;
+use std::str::FromStr;
 
-use grid_core::limits::{Limits, SizeFields, grid_size};
+use grid_core::limits::{DEFAULT_MAX_CELLS, Limits, SizeFields, grid_size};
 use grid_core::{Board, CaseReader, ErrorKind, Grid, ParseError, RowEnd};
 
 use crate::problem::{Maze, NOTATION};
 
-/// The largest number of rows or columns accepted, whatever the cell budget.
-pub const MAX_SIDE: u64 = grid_core::limits::MAX_SIDE;
-
 /// The memory a maze's search needs per cell (walls included, since only the header is
 /// known when it is checked): the maze read, the cell numbering, the blocks, and the four
-/// per-state tables of [`crate::search`] (4 states a cell). Measured: a 1000 x 1000 open
+/// per-state tables of the search (4 states a cell). Measured: a 1000 x 1000 open
 /// room peaks at 190 MB (193 bytes a cell), a 500 x 500 one at 49 MB; mazes with walls
 /// need less.
 pub const BYTES_PER_CELL: u64 = 200;
@@ -32,6 +30,7 @@ const SIZE: SizeFields<'static> = SizeFields {
     cols_name: "the number of columns",
 };
 
+#[cfg(any(test, feature = "internals"))]
 /// Reads the next maze, or `Ok(None)` at the terminator line `0 0` or at end of input.
 ///
 /// `max_cells` bounds rows x columns; the error for a larger header says how to raise it.
@@ -94,11 +93,44 @@ pub fn read_maze_within<R: BufRead>(
     Ok(Some(Maze { board }))
 }
 
+/// Parses exactly one maze in the input format, optionally followed by the terminator
+/// `0 0`, with the default cell budget and no memory check (that is
+/// [`solve`](crate::solve)'s business).
+///
+/// # Errors
+/// The located [`ParseError`] the program would print, and one for a text with no maze
+/// or with a second one.
+impl FromStr for Maze {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<Maze, ParseError> {
+        let mut reader = CaseReader::new(text.as_bytes());
+        let Some(maze) = read_maze_within(&mut reader, Limits::cells_only(DEFAULT_MAX_CELLS))?
+        else {
+            return Err(ParseError::at(
+                reader.line().max(1),
+                1,
+                ErrorKind::Missing {
+                    what: "maze before the end or the terminator `0 0`".to_owned(),
+                },
+            ));
+        };
+        match reader.header(["number of rows", "number of columns"])? {
+            Some(next) if !next.is_terminator() => Err(next.error_at(
+                0,
+                ErrorKind::Unexpected {
+                    expected: "the end of the text (it holds one maze)".to_owned(),
+                    found: "a second maze".to_owned(),
+                },
+            )),
+            _ => Ok(maze),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    use grid_core::limits::DEFAULT_MAX_CELLS;
 
     fn first(text: &str) -> Result<Option<Maze>, ParseError> {
         read_maze(&mut CaseReader::new(text.as_bytes()), DEFAULT_MAX_CELLS)
@@ -140,5 +172,20 @@ mod tests {
             "line 1, column 1: the number of cells (4000 rows x 4000 columns) is 16000000, \
              above the limit of 4194304; raise it with --max-cells"
         );
+    }
+
+    #[test]
+    fn parsing_wants_exactly_one_maze() {
+        let e = |text: &str| text.parse::<Maze>().unwrap_err().to_string();
+        assert_eq!(
+            e("0 0\n"),
+            "line 1, column 1: this case has no maze before the end or the terminator `0 0`"
+        );
+        assert_eq!(
+            e("1 3\nSBT\n1 3\nSBT\n"),
+            "line 3, column 1: expected the end of the text (it holds one maze), found a \
+             second maze"
+        );
+        assert!("1 3\nSBT\n0 0\n".parse::<Maze>().is_ok());
     }
 }

@@ -1,17 +1,12 @@
-//! The library's front door: a [`Maze`] (parsed from text or built from coordinates),
-//! the [`Options`] of one search, and [`solve`], which returns a [`Solution`].
+//! The problem: a [`Maze`] and its validating constructor, on grid-core's single-box
+//! [`Board`] in this format's letters.
 //!
 //! Why a layer of its own: the search works on cell numbers and trusts its input; a
 //! caller speaks in rows and columns. This module checks once, at construction, what a
-//! caller can get wrong, so every [`Maze`] is one the text format could have written.
+//! caller can get wrong, so every [`Maze`] is one the text format could have written. It
+//! stands at the bottom of the crate: the reader, the search and the drawings build on it.
 
-use std::str::FromStr;
-
-use grid_core::limits::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB, Limits, MIB};
-use grid_core::{Board, BoardError, CaseReader, CellId, ErrorKind, Grid, Notation, ParseError};
-
-use crate::parse::{BYTES_PER_CELL, read_maze_within};
-use crate::search::{Solution, Solver};
+use grid_core::{Board, BoardError, CellId, Grid, Notation};
 
 /// One maze: its floor cells and where the person, the box and the target start.
 ///
@@ -94,109 +89,6 @@ impl Maze {
     }
 }
 
-/// Parses exactly one maze in the input format, optionally followed by the terminator
-/// `0 0`, with the default cell budget and no memory check (that is [`solve`]'s
-/// business).
-///
-/// # Errors
-/// The located [`ParseError`] the program would print, and one for a text with no maze
-/// or with a second one.
-impl FromStr for Maze {
-    type Err = ParseError;
-
-    fn from_str(text: &str) -> Result<Maze, ParseError> {
-        let mut reader = CaseReader::new(text.as_bytes());
-        let Some(maze) = read_maze_within(&mut reader, Limits::cells_only(DEFAULT_MAX_CELLS))?
-        else {
-            return Err(ParseError::at(
-                reader.line().max(1),
-                1,
-                ErrorKind::Missing {
-                    what: "maze before the end or the terminator `0 0`".to_owned(),
-                },
-            ));
-        };
-        match reader.header(["number of rows", "number of columns"])? {
-            Some(next) if !next.is_terminator() => Err(next.error_at(
-                0,
-                ErrorKind::Unexpected {
-                    expected: "the end of the text (it holds one maze)".to_owned(),
-                    found: "a second maze".to_owned(),
-                },
-            )),
-            _ => Ok(maze),
-        }
-    }
-}
-
-/// How much memory one search may use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Options {
-    /// Memory the search may use, in MiB (`--memory-mib`): a maze whose rows x columns x
-    /// [`BYTES_PER_CELL`] bytes pass it is refused.
-    pub memory_mib: u64,
-}
-
-impl Default for Options {
-    /// [`DEFAULT_MEMORY_MIB`].
-    fn default() -> Self {
-        Options {
-            memory_mib: DEFAULT_MEMORY_MIB,
-        }
-    }
-}
-
-/// Why [`solve`] refused a maze.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SolveError {
-    /// The search's tables would pass [`Options::memory_mib`].
-    #[error(
-        "solving this maze needs about {need_mib} MiB, more than the memory budget of {budget_mib} MiB"
-    )]
-    OverBudget {
-        /// The budget, in MiB.
-        budget_mib: u64,
-        /// The estimated need, in MiB (rounded up).
-        need_mib: u64,
-    },
-}
-
-/// The answer for `maze` under the spec's four keys (fewest pushes, then fewest walks,
-/// then the smallest push string, then the smallest walk string), or `Ok(None)` when no
-/// move string solves it.
-///
-/// For many mazes, the program keeps one [`Solver`] and reuses its buffers.
-///
-/// # Examples
-/// ```
-/// let maze: sokoban_path::Maze = "3 4\nS...\n.B..\n...T\n".parse()?;
-/// let solution = sokoban_path::solve(&maze, &sokoban_path::Options::default())?;
-/// let solution = solution.expect("solvable");
-/// assert_eq!(solution.moves(), "eSwsEE"); // walks e, w, s; pushes S, E, E
-/// assert_eq!((solution.pushes(), solution.walks()), (3, 3));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-///
-/// # Errors
-/// [`SolveError::OverBudget`] when the grid's rows x columns x [`BYTES_PER_CELL`] bytes
-/// pass [`Options::memory_mib`].
-///
-/// # Complexity
-/// See [`crate::search`]: O(cells^2) in the worst case, near O(cells) on open rooms.
-pub fn solve(maze: &Maze, options: &Options) -> Result<Option<Solution>, SolveError> {
-    let grid = maze.grid();
-    let need = (grid.height() as u64)
-        .saturating_mul(grid.width() as u64)
-        .saturating_mul(BYTES_PER_CELL);
-    if need > options.memory_mib.saturating_mul(MIB) {
-        return Err(SolveError::OverBudget {
-            budget_mib: options.memory_mib,
-            need_mib: need.div_ceil(MIB),
-        });
-    }
-    Ok(Solver::new().solve(maze))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,35 +119,6 @@ mod tests {
             "the target 'T' and the person 'S' are both at (0, 3)"
         );
         let built = Maze::new(grid(), (0, 0), (0, 2), (0, 3)).unwrap();
-        assert_eq!(built, "1 4\nS#BT\n".parse().unwrap());
-        let moves = solve(&built, &Options::default()).unwrap();
-        assert_eq!(moves.as_ref().map(Solution::moves), None, "S is walled off");
-    }
-
-    #[test]
-    fn parsing_wants_exactly_one_maze() {
-        let e = |text: &str| text.parse::<Maze>().unwrap_err().to_string();
-        assert_eq!(
-            e("0 0\n"),
-            "line 1, column 1: this case has no maze before the end or the terminator `0 0`"
-        );
-        assert_eq!(
-            e("1 3\nSBT\n1 3\nSBT\n"),
-            "line 3, column 1: expected the end of the text (it holds one maze), found a \
-             second maze"
-        );
-        assert!("1 3\nSBT\n0 0\n".parse::<Maze>().is_ok());
-    }
-
-    #[test]
-    fn a_tiny_budget_is_a_typed_error() {
-        let maze: Maze = "1 4\nSB.T\n".parse().unwrap();
-        assert_eq!(
-            solve(&maze, &Options { memory_mib: 0 }),
-            Err(SolveError::OverBudget {
-                budget_mib: 0,
-                need_mib: 1
-            })
-        );
+        assert_eq!(built.board().to_text(), "1 4\nS#BT\n");
     }
 }

@@ -44,15 +44,11 @@ use grid_core::{UNREACHABLE, Walker};
 /// "Not reached yet" in the per-state walk table.
 const UNSET_WALKS: u64 = u64::MAX;
 
-/// The answer to a solvable maze.
+/// The answer to a solvable maze: its move string, and the counts read off it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solution {
-    /// The move string: walk letters `nswe`, push letters `NSWE`.
-    pub(crate) moves: String,
-    /// Number of pushes (uppercase letters).
-    pub(crate) pushes: usize,
-    /// Number of walks (lowercase letters).
-    pub(crate) walks: u64,
+    /// Walk letters `nswe`, push letters `NSWE`.
+    moves: String,
 }
 
 impl Solution {
@@ -62,19 +58,25 @@ impl Solution {
     }
 
     /// Number of pushes (uppercase letters).
+    ///
+    /// # Complexity
+    /// O(moves).
     pub fn pushes(&self) -> usize {
-        self.pushes
+        self.moves.bytes().filter(u8::is_ascii_uppercase).count()
     }
 
     /// Number of walks (lowercase letters).
-    pub fn walks(&self) -> u64 {
-        self.walks
+    ///
+    /// # Complexity
+    /// O(moves).
+    pub fn walks(&self) -> usize {
+        self.moves.bytes().filter(u8::is_ascii_lowercase).count()
     }
 }
 
 /// The search, with buffers reused from one maze to the next.
 #[derive(Debug, Clone, Default)]
-pub struct Solver {
+pub(crate) struct Solver {
     /// Per state: fewest pushes to the target ([`UNREACHABLE`] when there is no way).
     push_dist: Vec<u32>,
     /// Per push-optimal state reached: fewest walks from the start.
@@ -104,7 +106,7 @@ fn push(grid: &Grid, cell: CellId, dir: Dir) -> Option<(CellId, CellId)> {
 
 impl Solver {
     /// A solver with empty buffers.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Solver::default()
     }
 
@@ -112,7 +114,7 @@ impl Solver {
     ///
     /// # Complexity
     /// See the module documentation.
-    pub fn solve(&mut self, maze: &Maze) -> Option<Solution> {
+    pub(crate) fn solve(&mut self, maze: &Maze) -> Option<Solution> {
         let grid = maze.grid();
         let n = grid.cell_count();
         let blocks = Blocks::new(grid);
@@ -167,13 +169,8 @@ impl Solver {
             dirs.push(dir);
             current = next;
         }
-        let walks = self.walks[current];
         let moves = self.spell(maze, &dirs)?;
-        Some(Solution {
-            moves,
-            pushes: dirs.len(),
-            walks,
-        })
+        Some(Solution { moves })
     }
 
     /// Sizes every per-state table for `n` cells and clears it.

@@ -28,7 +28,7 @@ use crate::problem::Maze;
 /// ```
 /// let maze: sokoban_path::Maze = "1 4\nSB.T\n".parse()?;
 /// let mut svg = Vec::new();
-/// sokoban_path::svg::write_svg(&mut svg, &maze, Some("EE"))?;
+/// sokoban_path::internals::write_svg(&mut svg, &maze, Some("EE"))?;
 /// // The box goes from column 1 to column 3 in two pushes.
 /// assert!(String::from_utf8(svg).unwrap().contains(r#"values="1 0;2 0;3 0""#));
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use grid_core::CaseReader;
 use grid_core::rng::SplitMix64;
-use sokoban_path::{RunOptions, read_maze, verify};
+use sokoban_path::internals::read_maze;
+use sokoban_path::{RunOptions, verify};
 use test_support::fuzz::{answered, mutated_corpus_campaign, random_campaign, stray_byte};
 use test_support::harness::{
     ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,

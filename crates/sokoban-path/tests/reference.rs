@@ -15,7 +15,8 @@ use std::collections::BinaryHeap;
 
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Dir};
-use sokoban_path::{Maze, Options, Solution, generate, parse_all, verify};
+use sokoban_path::internals::parse_all;
+use sokoban_path::{Maze, Options, Solution, generate, verify};
 
 #[path = "support/queue_order.rs"]
 mod queue_order;
@@ -168,7 +169,7 @@ fn solver_equals_reference_on_random_small_mazes() {
         if let Some(s) = got {
             let counts = verify(&m, s.moves()).unwrap();
             assert_eq!(
-                (counts.pushes, counts.walks as u64),
+                (counts.pushes, counts.walks),
                 (s.pushes(), s.walks()),
                 "maze:\n{text}"
             );
@@ -341,13 +342,10 @@ fn counts_equal_a_plain_dijkstra_on_larger_levels() {
         let got = solve(&m);
         if let Some(s) = &got {
             let counts = verify(&m, s.moves()).unwrap();
-            assert_eq!(
-                (counts.pushes, counts.walks as u64),
-                (s.pushes(), s.walks())
-            );
+            assert_eq!((counts.pushes, counts.walks), (s.pushes(), s.walks()));
         }
         assert_eq!(
-            got.map(|s| (s.pushes(), s.walks())),
+            got.map(|s| (s.pushes(), s.walks() as u64)),
             plain_counts(&m),
             "maze:\n{text}"
         );

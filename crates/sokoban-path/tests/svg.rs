@@ -8,7 +8,8 @@ use std::path::Path;
 
 use grid_core::rng::SplitMix64;
 use grid_core::svg::Colour;
-use sokoban_path::{Dir, Maze, Options, parse_all, solve};
+use sokoban_path::internals::parse_all;
+use sokoban_path::{Dir, Maze, Options, solve};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_sokoban-path");
 
@@ -18,7 +19,7 @@ fn check_picture(maze: &Maze) -> usize {
     let solution = solve(maze, &Options::default()).unwrap();
     let moves = solution.as_ref().map(|s| s.moves());
     let mut svg = Vec::new();
-    sokoban_path::svg::write_svg(&mut svg, maze, moves).unwrap();
+    sokoban_path::internals::write_svg(&mut svg, maze, moves).unwrap();
     let drawing = test_support::svg_reading::read(std::str::from_utf8(&svg).unwrap());
     let grid = maze.grid();
     assert_eq!(drawing.size, (grid.width(), grid.height()));

@@ -3,8 +3,8 @@
 //!
 //! Why: every push is a step and every change of pushing direction costs a walk round the
 //! box. The 3 x 3 cells around the box give a first bound of that walk (2, 4 or 6 steps,
-//! [`walk_at_least`]); the walls the walk must go round give a far better one where walls
-//! come in long blocks, as between the rungs of a ladder ([`WallRings`]); corridors give
+//! [`walk_at_least`](crate::detour::walk_at_least)); the walls the walk must go round give a far better one where walls
+//! come in long blocks, as between the rungs of a ladder ([`WallRings`](crate::detour::WallRings)); corridors give
 //! another ([`SideWalks::at_least`]). The exact distance in the state graph with those
 //! cheaper walk costs is a consistent lower bound of the real one (same edges, none
 //! dearer), and it is exact reachability too: a state it never reaches can never bring the
@@ -19,6 +19,7 @@
 use grid_core::blocks::Blocks;
 use grid_core::{BucketQueue, CellId, Dir, Grid, UNREACHABLE};
 
+use crate::detour::{state, unpack};
 use crate::walk::SideWalks;
 
 /// The dearest edge of the relaxed searches: longer walks count as this much (a lower
@@ -26,256 +27,6 @@ use crate::walk::SideWalks;
 const MAX_EDGE: u32 = 63;
 /// Dial's ring of buckets: more than [`MAX_EDGE`] of them.
 const RING: usize = 64;
-
-/// The state "box on `cell`, player on its neighbour in `side`", as a table index.
-#[inline]
-pub fn state(cell: CellId, side: Dir) -> usize {
-    cell.index() * 4 + side.index()
-}
-
-/// The box cell and the player's side of a state index.
-#[inline]
-pub fn unpack(state: usize) -> (CellId, Dir) {
-    (CellId::new(state / 4), Dir::ALL[state % 4])
-}
-
-/// The fewest steps a walk from side `from` to side `to` of the box at `cell` can take,
-/// judged from the 3 x 3 cells around it: 2 around a free corner and 4 around a wall
-/// corner for neighbouring sides; 4 along a free flank and 6 otherwise for opposite ones.
-///
-/// The walk needs at least that: it avoids the box, so between neighbouring sides it
-/// passes the corner cell or goes further round, and by parity every detour adds 2.
-///
-/// # Complexity
-/// O(1).
-#[inline]
-pub fn walk_at_least(grid: &Grid, cell: CellId, from: Dir, to: Dir) -> u32 {
-    let (Some(a), Some(b)) = (grid.neighbour(cell, from), grid.neighbour(cell, to)) else {
-        return 0;
-    };
-    if from == to {
-        return 0;
-    }
-    if from.opposite() != to {
-        return if grid.neighbour(a, to).is_some() {
-            2
-        } else {
-            4
-        };
-    }
-    let flank_free = |side: Dir| {
-        grid.neighbour(cell, side).is_some()
-            && grid.neighbour(a, side).is_some()
-            && grid.neighbour(b, side).is_some()
-    };
-    let (left, right) = match from {
-        Dir::North | Dir::South => (Dir::West, Dir::East),
-        Dir::West | Dir::East => (Dir::North, Dir::South),
-    };
-    if flank_free(left) || flank_free(right) {
-        4
-    } else {
-        6
-    }
-}
-
-/// The walls of a grid in 8-connected components, each with its bounding box, to bound
-/// walks round a box from below by the walls they must go round.
-///
-/// Why: the walk from side `from` to side `to` of a box, with the box's cell, is a closed
-/// 4-connected ring of floor cells, and no 8-connected set of walls crosses such a ring.
-/// The 8 cells round the box fall in two sectors between the ring's two sides, which the
-/// ring separates, so it encloses every wall of one sector (never the walls joined to the
-/// grid's border, the outside being wall). A ring enclosing an h x w box has at least
-/// 2 (h + w) + 4 steps, which gives the walk 2 (h + w) + 2: in a ladder, the walk round a
-/// rail or out of a rung must go round the whole block of wall between two rungs, which
-/// the 3 x 3 cells round the box never see.
-///
-/// # Complexity
-/// [`WallRings::new`]: O(height x width) time and memory; [`WallRings::walk_at_least`]: O(1).
-#[derive(Debug, Clone)]
-pub struct WallRings {
-    width: usize,
-    height: usize,
-    /// Per position (row-major): [`FLOOR`], [`BORDER`] for a wall joined to the border,
-    /// otherwise the wall's component.
-    component: Vec<u32>,
-    /// Per component: the rows and columns it spans, `[top, bottom, left, right]`.
-    spans: Vec<[u32; 4]>,
-}
-
-/// Marks a floor position in [`WallRings`].
-const FLOOR: u32 = u32::MAX - 1;
-/// Marks, in [`WallRings`], a wall that no ring can enclose.
-const BORDER: u32 = u32::MAX;
-
-/// The 8 cells round a cell, clockwise from north: (row offset, column offset).
-const AROUND: [(isize, isize); 8] = [
-    (-1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-];
-
-impl WallRings {
-    /// Labels the wall components of `grid` with the least walk round each.
-    ///
-    /// # Complexity
-    /// O(height x width).
-    pub fn new(grid: &Grid) -> Self {
-        let (height, width) = (grid.height(), grid.width());
-        let mut component = vec![FLOOR; height * width];
-        let mut spans = Vec::new();
-        let mut seen = vec![false; height * width];
-        let (mut stack, mut members) = (Vec::new(), Vec::new());
-        for start in 0..height * width {
-            let (row, col) = (start / width, start % width);
-            if seen[start] || grid.cell(row, col).is_some() {
-                continue;
-            }
-            seen[start] = true;
-            stack.push(start);
-            members.clear();
-            let (mut top, mut bottom, mut left, mut right) = (row, row, col, col);
-            while let Some(at) = stack.pop() {
-                members.push(at);
-                let (row, col) = (at / width, at % width);
-                (top, bottom) = (top.min(row), bottom.max(row));
-                (left, right) = (left.min(col), right.max(col));
-                for (dr, dc) in AROUND {
-                    let (Some(r), Some(c)) =
-                        (row.checked_add_signed(dr), col.checked_add_signed(dc))
-                    else {
-                        continue;
-                    };
-                    if r < height && c < width && !seen[r * width + c] && grid.cell(r, c).is_none()
-                    {
-                        seen[r * width + c] = true;
-                        stack.push(r * width + c);
-                    }
-                }
-            }
-            let on_border = top == 0 || left == 0 || bottom + 1 == height || right + 1 == width;
-            let id = if on_border {
-                BORDER
-            } else {
-                spans.push([top, bottom, left, right].map(|x| x as u32));
-                (spans.len() - 1) as u32
-            };
-            for &at in &members {
-                component[at] = id;
-            }
-        }
-        WallRings {
-            width,
-            height,
-            component,
-            spans,
-        }
-    }
-
-    /// A lower bound on the walk from side `from` to side `to` of a box on `cell` (two
-    /// different sides, both floor): the least walk round all the walls of one of the two
-    /// sectors between them, 0 when a sector has no wall.
-    ///
-    /// # Complexity
-    /// O(1).
-    pub fn walk_at_least(&self, grid: &Grid, cell: CellId, from: Dir, to: Dir) -> u32 {
-        let bounds = self.walks_round(grid, cell);
-        PAIRS
-            .iter()
-            .zip(bounds)
-            .find(|&(&(a, b), _)| (a, b) == (from, to) || (b, a) == (from, to))
-            .map_or(0, |(_, bound)| bound)
-    }
-
-    /// [`WallRings::walk_at_least`] for the six pairs of sides of `cell`, in the order of
-    /// [`PAIRS`].
-    ///
-    /// # Complexity
-    /// O(1).
-    pub fn walks_round(&self, grid: &Grid, cell: CellId) -> [u32; 6] {
-        let (row, col) = grid.position(cell);
-        let mut around = [BORDER; 8];
-        for (id, (dr, dc)) in around.iter_mut().zip(AROUND) {
-            if let (Some(r), Some(c)) = (row.checked_add_signed(dr), col.checked_add_signed(dc)) {
-                if r < self.height && c < self.width {
-                    *id = self.component[r * self.width + c];
-                }
-            }
-        }
-        // Per cell round the box: the span of its inner wall (empty for floor), and which
-        // of them are walls joined to the border.
-        const EMPTY: [u32; 4] = [u32::MAX, 0, u32::MAX, 0];
-        let mut spans = [EMPTY; 8];
-        let (mut border, mut inner) = (0u32, false);
-        for (k, &id) in around.iter().enumerate() {
-            match id {
-                FLOOR => {}
-                BORDER => border |= 1 << k,
-                id => {
-                    spans[k] = self.spans[id as usize];
-                    inner = true;
-                }
-            }
-        }
-        if !inner {
-            return [0; 6];
-        }
-        // The least ring round every wall among the cells `first..last` (mod 8) round the
-        // box: BORDER when one joins the border (no ring can enclose it).
-        let sector = |first: usize, last: usize| -> u32 {
-            let mut span = EMPTY;
-            for k in first..last {
-                let k = k % 8;
-                if border & (1 << k) != 0 {
-                    return BORDER;
-                }
-                let [t, b, l, r] = spans[k];
-                span = [
-                    span[0].min(t),
-                    span[1].max(b),
-                    span[2].min(l),
-                    span[3].max(r),
-                ];
-            }
-            let [t, b, l, r] = span;
-            if t == u32::MAX {
-                0
-            } else {
-                2 * ((b - t + 1) + (r - l + 1)) + 2
-            }
-        };
-        // The positions of N, E, S, W in `AROUND`.
-        let at = |dir: Dir| match dir {
-            Dir::North => 0,
-            Dir::East => 2,
-            Dir::South => 4,
-            Dir::West => 6,
-        };
-        let mut bounds = [0; 6];
-        for (bound, (from, to)) in bounds.iter_mut().zip(PAIRS) {
-            let (a, b) = (at(from).min(at(to)), at(from).max(at(to)));
-            let least = sector(a + 1, b).min(sector(b + 1, a + 8));
-            *bound = if least == BORDER { 0 } else { least };
-        }
-        bounds
-    }
-}
-
-/// The six pairs of different sides, in the order of [`WallRings::walks_round`].
-pub const PAIRS: [(Dir, Dir); 6] = [
-    (Dir::North, Dir::South),
-    (Dir::North, Dir::West),
-    (Dir::North, Dir::East),
-    (Dir::South, Dir::West),
-    (Dir::South, Dir::East),
-    (Dir::West, Dir::East),
-];
 
 /// For every state, a lower bound on the steps still needed to bring the box onto
 /// `target`: 0 with the box on the target; [`UNREACHABLE`] exactly where no sequence of
@@ -294,7 +45,7 @@ pub fn steps_to_target_at_least(
         .filter(|&side| grid.neighbour(target, side).is_some())
         .map(|side| (state(target, side), 0))
         .collect();
-    relaxed_search(grid, blocks, walks, &seeds, false, None)
+    relaxed_search(grid, blocks, walks, &seeds, Way::Backward, None)
 }
 
 /// For every state, a lower bound on the steps from the start, the player reaching the
@@ -310,7 +61,16 @@ pub fn steps_from_start_at_least(
     seeds: &[(usize, u32)],
     target: CellId,
 ) -> Vec<u32> {
-    relaxed_search(grid, blocks, walks, seeds, true, Some(target))
+    relaxed_search(grid, blocks, walks, seeds, Way::Forward, Some(target))
+}
+
+/// Which way a relaxed search runs over the pushes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Way {
+    /// From the start: a push moves the box away from the player's side.
+    Forward,
+    /// From the target: a push is undone.
+    Backward,
 }
 
 /// Dijkstra over the states with pushes costing 1 and walks [`walk_at_least`], forwards or
@@ -322,7 +82,7 @@ fn relaxed_search(
     blocks: &Blocks,
     walks: &SideWalks,
     seeds: &[(usize, u32)],
-    forward: bool,
+    way: Way,
     stop: Option<CellId>,
 ) -> Vec<u32> {
     let mut dist = vec![UNREACHABLE; grid.cell_count() * 4];
@@ -361,7 +121,7 @@ fn relaxed_search(
                 queue.push(current + cost, t as u32);
             }
         };
-        let pushed = if forward {
+        let pushed = if way == Way::Forward {
             // Away from the player's side; the player steps onto the box's old cell.
             grid.neighbour(cell, side.opposite())
                 .map(|next| state(next, side))
@@ -388,6 +148,7 @@ fn relaxed_search(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::detour::{WallRings, walk_at_least};
     use grid_core::rng::SplitMix64;
 
     #[test]

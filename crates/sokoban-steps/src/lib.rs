@@ -11,19 +11,33 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //! Everything a caller needs from `grid-core` ([`Grid`], [`CellId`], [`ParseError`], ...)
-//! is re-exported here. The lower-level [`Solver`] gives the count
-//! ([`Solver::fewest_steps`]) and the path ([`Solver::smallest_path`]) from one set of
-//! tables; [`show::write_pushes`] draws the boards after every push,
-//! [`svg::write_svg`] the animated picture of a solution, and [`verify::replay`] checks
-//! any sequence. [`run`] is the whole program.
+//! is re-exported here; [`replay`] checks any step sequence. [`run`] is the whole program,
+//! built on [`solve`].
 //!
 //! The search runs over (box cell, side of the box the player stands on) rather than over
-//! (player, box) pairs: see [`search`].
+//! (player, box) pairs: A* with a consistent lower bound from relaxed searches, and a
+//! second, backward pass for the smallest optimal sequence.
+//!
+//! # Inside the crate
+//! A ladder, each module using only those below it:
+//! - `solve`: [`Options`], [`solve`], [`Solution`] and [`SolveError`];
+//! - `show` (`--show` boards), `svg` (the `--svg` picture), `verify` (the replay), thin
+//!   layers over grid-core's single-box board;
+//! - `path`: the smallest optimal step sequence ([`Path`]), over the search's tables;
+//! - `search`: the A* over (box cell, player side) states;
+//! - `bound`: the relaxed searches that give its heuristic and prune the path search;
+//! - `walk`: the cached walks between the sides of a box (grid-core's stamped walker);
+//! - `detour`: local lower bounds of one walk, and the state numbering;
+//! - `parse`: the format, exactly one case, with located errors and size limits;
+//! - `problem`: the [`Puzzle`] and its validating constructor;
+//! - `generate` (feature `generate`, hidden): seeded workloads for tests and benchmarks.
 //!
 //! # Features
 //! - `cli` (default): the `sokoban-steps` binary and its command-line parser (clap). A
 //!   library user can leave it out: `sokoban-steps = { ..., default-features = false }`.
 //! - `generate`: the seeded generators, for the workspace's tests and tools.
+//! - `internals` (hidden): the lower-level solver, the reader and the drawings, for the
+//!   workspace's tests and fuzz targets only.
 //!
 //! # Limits
 //! Bad input never panics: [`run`] ends with a located error (`docs/errors.md` lists them
@@ -44,25 +58,43 @@ use std::path::PathBuf;
 
 use grid_core::limits::Limits;
 
-pub mod bound;
+mod bound;
+mod detour;
 #[cfg(feature = "generate")]
+#[doc(hidden)]
 pub mod generate;
-pub mod parse;
-pub mod path;
-pub mod problem;
-pub mod search;
-pub mod show;
-pub mod svg;
-pub mod verify;
-pub mod walk;
+mod parse;
+mod path;
+mod problem;
+mod search;
+mod show;
+mod solve;
+mod svg;
+mod verify;
+mod walk;
 
 pub use grid_core::limits::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB};
-pub use grid_core::{BoardError, Move, Position, ReplayError};
-pub use grid_core::{CellError, CellId, Dir, ErrorKind, Grid, ParseError, RunError, exit_code};
-pub use parse::{BYTES_PER_CELL, read_puzzle, read_puzzle_within};
+pub use grid_core::{
+    BoardError, CellError, CellId, Dir, ErrorKind, Grid, Move, ParseError, ReplayError, RunError,
+    exit_code,
+};
+pub use parse::BYTES_PER_CELL;
 pub use path::Path;
-pub use problem::{Options, Puzzle, Solution, SolveError, solve};
-pub use search::Solver;
+pub use problem::Puzzle;
+pub use solve::{Options, Solution, SolveError, solve};
+pub use verify::replay;
+
+/// What the workspace's tests and fuzz targets reach besides the front door (feature
+/// `internals`): not part of the library's promise.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::parse::{read_puzzle, read_puzzle_within};
+    pub use crate::search::Solver;
+    pub use crate::show::write_pushes;
+    pub use crate::svg::write_svg;
+    pub use crate::verify::replay_moves;
+}
 
 /// What to print besides the answer, and how large a board to accept: the flags of the
 /// `sokoban-steps` binary.
@@ -124,31 +156,36 @@ pub fn run(
         memory_mib: options.memory_mib,
     };
     let (puzzle, lines_read) = parse::read_case(&mut input, limits)?;
-    let mut solver = Solver::new(&puzzle);
-    let mut path = None;
-    if options.path || options.show || options.svg.is_some() {
-        path = solver.smallest_path();
-        match &path {
-            None => writeln!(output, "-1")?,
-            Some(path) => {
-                writeln!(output, "{}", path.0.len())?;
-                if options.path {
-                    writeln!(output, "{path}")?;
-                }
-                if options.show {
-                    show::write_pushes(output, &puzzle, path)?;
-                }
+    let solve_options = Options {
+        path: options.path || options.show || options.svg.is_some(),
+        memory_mib: options.memory_mib,
+    };
+    // The reader refused at the header what the budget cannot hold, with its place.
+    let solution = solve(&puzzle, &solve_options).map_err(
+        |SolveError::Memory {
+             budget_mib,
+             need_mib,
+         }| {
+            let detail = format!("about {need_mib} MiB");
+            ParseError::at(1, 1, ErrorKind::OverBudget { budget_mib, detail })
+        },
+    )?;
+    let path = solution.as_ref().and_then(Solution::path);
+    match &solution {
+        None => writeln!(output, "-1")?,
+        Some(solution) => {
+            writeln!(output, "{}", solution.steps())?;
+            if let (true, Some(path)) = (options.path, path) {
+                writeln!(output, "{path}")?;
             }
-        }
-    } else {
-        match solver.fewest_steps() {
-            Some(steps) => writeln!(output, "{steps}")?,
-            None => writeln!(output, "-1")?,
+            if let (true, Some(path)) = (options.show, path) {
+                show::write_pushes(output, &puzzle, path)?;
+            }
         }
     }
     output.flush()?;
     if let Some(file) = &options.svg {
-        grid_core::svg::write_file(file, |out| svg::write_svg(out, &puzzle, path.as_ref()))?;
+        grid_core::svg::write_file(file, |out| svg::write_svg(out, &puzzle, path))?;
     }
     parse::expect_end(&mut input, lines_read)?;
     Ok(())

@@ -1,4 +1,4 @@
-//! `sokoban-steps`: reads one single-box Sokoban case on standard input and prints the
+//! `sokoban-steps`: reads one single-box Sokoban case from a file or standard input and prints the
 //! fewest player steps that bring the box to the target, or `-1`.
 
 use std::io::{self, BufWriter};
@@ -10,12 +10,16 @@ use sokoban_steps::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB, RunOptions};
 
 /// Fewest player steps (walks and pushes) to bring the one box onto the target.
 ///
-/// Input: one single-box Sokoban board (`. # X * @`) on standard input (docs/sokoban-steps.md).
+/// Input: one single-box Sokoban board (`. # X * @`) in FILE or on standard input
+/// (docs/sokoban-steps.md).
 ///
 /// Bad input is reported as `error: line L, column C: ...` with status 1 (docs/errors.md).
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Cli {
+    /// The input file; standard input when absent.
+    #[arg(value_name = "FILE")]
+    input: Option<PathBuf>,
     /// Also print one optimal step sequence (nswe walks, NSWE pushes), the smallest by
     /// N < S < W < E.
     #[arg(long)]
@@ -45,9 +49,6 @@ fn main() -> ExitCode {
         max_cells: cli.max_cells,
         memory_mib: cli.memory_mib,
     };
-    sokoban_steps::exit_code(sokoban_steps::run(
-        io::stdin().lock(),
-        &mut BufWriter::new(io::stdout().lock()),
-        &options,
-    ))
+    let run = |input| sokoban_steps::run(input, &mut BufWriter::new(io::stdout().lock()), &options);
+    sokoban_steps::exit_code(grid_core::open_input(cli.input.as_deref()).and_then(run))
 }

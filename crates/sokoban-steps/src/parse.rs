@@ -9,14 +9,12 @@
 //! O(N x M) time; memory grows with the rows actually read, never with the sizes claimed.
 
 use std::io::BufRead;
+use std::str::FromStr;
 
-use grid_core::limits::{Limits, SizeFields, grid_size};
+use grid_core::limits::{DEFAULT_MAX_CELLS, Limits, SizeFields, grid_size};
 use grid_core::{Board, CaseReader, ErrorKind, Grid, ParseError, RowEnd, describe_char_at};
 
 use crate::problem::{NOTATION, Puzzle};
-
-/// The largest number of rows or columns accepted, whatever the cell budget.
-pub const MAX_SIDE: u64 = grid_core::limits::MAX_SIDE;
 
 /// The memory a case's search needs per cell (walls included, since only the header is
 /// known when it is checked): the board read, the cell numbering, the blocks, the cached
@@ -152,6 +150,20 @@ pub fn expect_end(mut input: impl BufRead, lines_read: usize) -> Result<(), Pars
         }
         let len = chunk.len();
         input.consume(len);
+    }
+}
+
+/// Parses the one case of the text (blank lines around it are fine), with the default
+/// cell budget and no memory check (that is
+/// [`solve`](crate::solve)'s business).
+///
+/// # Errors
+/// The located [`ParseError`] the program would print.
+impl FromStr for Puzzle {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<Puzzle, ParseError> {
+        read_puzzle(text.as_bytes(), DEFAULT_MAX_CELLS)
     }
 }
 

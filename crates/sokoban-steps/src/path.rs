@@ -16,18 +16,68 @@
 //! The backward search: O(S log S) for the S states not pruned, plus their walk searches.
 //! The greedy part: O(k log k) per push for the k cells near optimal walks. Memory O(cells).
 
-use std::cmp::Reverse;
+use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::fmt;
 
 use grid_core::{CellId, Dir, Move, UNREACHABLE};
 
-use crate::bound::{state, steps_from_start_at_least, unpack};
+use crate::bound::steps_from_start_at_least;
+use crate::detour::{state, unpack};
 use crate::search::Solver;
 
-/// A step sequence, displayed as its letters.
+/// An entry of the Dijkstra and A* queues of this module: an item (a state or a cell)
+/// by its key, the smallest key first and, among equal keys, the smallest item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Nearest {
+    key: u32,
+    item: u32,
+}
+
+impl Nearest {
+    fn new(key: u32, item: u32) -> Self {
+        Nearest { key, item }
+    }
+}
+
+impl Ord for Nearest {
+    /// The heap pops the greatest: the smallest key, then the smallest item.
+    fn cmp(&self, other: &Self) -> Ordering {
+        (other.key, other.item).cmp(&(self.key, self.item))
+    }
+}
+
+impl PartialOrd for Nearest {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A step sequence, displayed as its letters (`nswe` walks, `NSWE` pushes).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct Path(pub Vec<Move>);
+pub struct Path(Vec<Move>);
+
+impl Path {
+    /// The steps, in order.
+    pub fn moves(&self) -> &[Move] {
+        &self.0
+    }
+
+    /// Number of steps, walks and pushes alike.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there is no step (the box started on the target).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Number of pushes.
+    pub fn pushes(&self) -> usize {
+        self.0.iter().filter(|m| m.push).count()
+    }
+}
 
 impl fmt::Display for Path {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -114,14 +164,14 @@ impl Solver<'_> {
             }
         };
         let mut to_go = vec![UNREACHABLE; self.to_target.len()];
-        let mut heap: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
+        let mut heap: BinaryHeap<Nearest> = BinaryHeap::new();
         for side in Dir::ALL {
             if grid.neighbour(target, side).is_some() {
                 to_go[state(target, side)] = 0;
-                heap.push(Reverse((0, state(target, side) as u32)));
+                heap.push(Nearest::new(0, state(target, side) as u32));
             }
         }
-        while let Some(Reverse((d, s))) = heap.pop() {
+        while let Some(Nearest { key: d, item: s }) = heap.pop() {
             let s = s as usize;
             if d > to_go[s] {
                 continue;
@@ -134,7 +184,7 @@ impl Solver<'_> {
             let mut relax = |t: usize, value: u32| {
                 if value < to_go[t] {
                     to_go[t] = value;
-                    heap.push(Reverse((value, t as u32)));
+                    heap.push(Nearest::new(value, t as u32));
                 }
             };
             // The push that ended here started with the box on the player's cell.
@@ -187,7 +237,7 @@ impl Solver<'_> {
             let (row, col) = grid.position(cell);
             (row.abs_diff(player_row) + col.abs_diff(player_col)) as u32
         };
-        let mut heap: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
+        let mut heap: BinaryHeap<Nearest> = BinaryHeap::new();
         for side in Dir::ALL {
             let (Some(at), Some(next)) = (
                 grid.neighbour(box_cell, side),
@@ -205,10 +255,17 @@ impl Solver<'_> {
                     touched.push(at);
                 }
                 left[at.index()] = after + 1;
-                heap.push(Reverse((after + 1 + towards_player(at), at.index() as u32)));
+                heap.push(Nearest::new(
+                    after + 1 + towards_player(at),
+                    at.index() as u32,
+                ));
             }
         }
-        while let Some(Reverse((estimate, c))) = heap.pop() {
+        while let Some(Nearest {
+            key: estimate,
+            item: c,
+        }) = heap.pop()
+        {
             if estimate > remaining {
                 break;
             }
@@ -223,7 +280,10 @@ impl Solver<'_> {
                         touched.push(next);
                     }
                     left[next.index()] = d + 1;
-                    heap.push(Reverse((d + 1 + towards_player(next), next.index() as u32)));
+                    heap.push(Nearest::new(
+                        d + 1 + towards_player(next),
+                        next.index() as u32,
+                    ));
                 }
             }
         }

@@ -25,15 +25,49 @@
 //! O(S log S) heap operations for the S states expanded (at most 4 x cells), plus the walk
 //! searches, each bounded by the cells within the detour around its box; O(cells) memory.
 
-use std::cmp::Reverse;
+use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use grid_core::blocks::Blocks;
 use grid_core::{CellId, Dir, UNREACHABLE};
 
-use crate::bound::{state, steps_to_target_at_least, unpack};
+use crate::bound::steps_to_target_at_least;
+use crate::detour::{state, unpack};
 use crate::problem::Puzzle;
 use crate::walk::SideWalks;
+
+/// [`Entry::kind`] of a state (any other value is the side a walk goes to).
+const REAL: u8 = 4;
+
+/// An entry of the A* queue: a state at `g` steps with `f = g + h`, or, when `kind` is a
+/// side (0..4, the order of [`Dir::ALL`]), a walk from the (closed) state `state` to that
+/// side, queued at its least local cost `g` and searched only once it comes first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Entry {
+    f: u32,
+    g: u32,
+    state: u32,
+    kind: u8,
+}
+
+impl Ord for Entry {
+    /// The heap pops the greatest: the smallest `f` first, then the largest `g` (deeper
+    /// states first, see the module documentation), then the smallest state and kind.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .f
+            .cmp(&self.f)
+            .then(self.g.cmp(&other.g))
+            .then(other.state.cmp(&self.state))
+            .then(other.kind.cmp(&self.kind))
+    }
+}
+
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 /// What the searches of one puzzle share: the blocks of its floor, the cached walks around
 /// the box, and the lower bound on the steps still needed from every state.
@@ -75,6 +109,7 @@ impl<'p> Solver<'p> {
         }
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// Number of states the last [`Solver::fewest_steps`] expanded (for benchmarks).
     pub fn expanded(&self) -> usize {
         self.expanded
@@ -116,28 +151,32 @@ impl<'p> Solver<'p> {
         best.resize(self.to_target.len(), UNREACHABLE);
         self.closed.clear();
         self.closed.resize(self.to_target.len(), false);
-        // Min-heap on f, then on the larger g (stored as its complement). The last field is
-        // `REAL` for a state, or the side a walk from the (closed) state goes to, when that
-        // walk is queued at its least local cost and searched only once it comes first.
-        let mut heap: BinaryHeap<Reverse<(u32, u32, u32, u8)>> = BinaryHeap::new();
-        const REAL: u8 = 4;
+        let mut heap: BinaryHeap<Entry> = BinaryHeap::new();
         let push = |heap: &mut BinaryHeap<_>, best: &mut [u32], h: &[u32], s: usize, g: u32| {
             if h[s] != UNREACHABLE && g < best[s] {
                 best[s] = g;
-                heap.push(Reverse((g + h[s], u32::MAX - g, s as u32, REAL)));
+                heap.push(Entry {
+                    f: g + h[s],
+                    g,
+                    state: s as u32,
+                    kind: REAL,
+                });
             }
         };
         for (s, walk) in self.first_sides() {
             push(&mut heap, &mut best, &self.to_target, s, walk);
         }
-        while let Some(Reverse((_, g_complement, s, kind))) = heap.pop() {
+        while let Some(Entry {
+            g, state: s, kind, ..
+        }) = heap.pop()
+        {
             let s = s as usize;
             if kind != REAL {
                 // A walk queued at its least cost: search it now, queue where it leads.
                 let (cell, side) = unpack(s);
                 let other = Dir::ALL[kind as usize];
                 let t = state(cell, other);
-                if u32::MAX - g_complement >= best[t] {
+                if g >= best[t] {
                     continue;
                 }
                 if let Some(walk) = self.walks.between(grid, &self.blocks, cell, side, other) {
@@ -146,7 +185,6 @@ impl<'p> Solver<'p> {
                 }
                 continue;
             }
-            let g = u32::MAX - g_complement;
             if g > best[s] {
                 continue; // a stale entry
             }
@@ -177,7 +215,12 @@ impl<'p> Solver<'p> {
                         let least = g + self.walks.at_least(cell, side, other);
                         if self.to_target[t] != UNREACHABLE && least < best[t] {
                             let f = least + self.to_target[t];
-                            heap.push(Reverse((f, u32::MAX - least, s as u32, other as u8)));
+                            heap.push(Entry {
+                                f,
+                                g: least,
+                                state: s as u32,
+                                kind: other as u8,
+                            });
                         }
                     }
                 }

@@ -22,13 +22,13 @@ use crate::problem::Puzzle;
 /// solver never produces one).
 pub fn write_pushes(out: &mut impl Write, puzzle: &Puzzle, path: &Path) -> io::Result<()> {
     let board = puzzle.board();
-    let pushes = path.0.iter().filter(|m| m.push).count();
-    let steps = path.0.len();
+    let pushes = path.pushes();
+    let steps = path.len();
     writeln!(out)?;
     writeln!(out, "start (pushes: {pushes}, steps: {steps})")?;
     board.draw(board.start(), out)?;
     let mut pushed = 0;
-    for (index, (m, at)) in board.positions(path.0.iter().copied()).enumerate() {
+    for (index, (m, at)) in board.positions(path.moves().iter().copied()).enumerate() {
         if m.push {
             pushed += 1;
             writeln!(out)?;

@@ -19,7 +19,7 @@ use crate::problem::Puzzle;
 /// `out` as one SVG document.
 ///
 /// A `path` that breaks the rules ends the animation at the frame before its first bad
-/// step (the solver never produces one; [`crate::verify::replay`] tells).
+/// step (the solver never produces one; [`crate::replay`] tells).
 ///
 /// # Errors
 /// When writing fails.
@@ -30,16 +30,16 @@ use crate::problem::Puzzle;
 /// let options = sokoban_steps::Options { path: true, ..Default::default() };
 /// let solution = sokoban_steps::solve(&puzzle, &options)?.expect("solvable");
 /// let mut svg = Vec::new();
-/// sokoban_steps::svg::write_svg(&mut svg, &puzzle, solution.path())?;
+/// sokoban_steps::internals::write_svg(&mut svg, &puzzle, solution.path())?;
 /// // The box goes from column 1 to column 3 in two pushes.
 /// assert!(String::from_utf8(svg).unwrap().contains(r#"values="1 0;2 0;3 0""#));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn write_svg(out: &mut impl Write, puzzle: &Puzzle, path: Option<&Path>) -> io::Result<()> {
     let title = match path {
-        Some(path) => format!("sokoban-steps: {} steps, {path}", path.0.len()),
+        Some(path) => format!("sokoban-steps: {} steps, {path}", path.len()),
         None => "sokoban-steps: -1 (the box can never reach the target)".to_owned(),
     };
-    let moves = path.map_or(&[][..], |path| &path.0);
+    let moves = path.map_or(&[][..], |path| path.moves());
     puzzle.board().write_svg(out, title, moves)
 }

@@ -9,7 +9,7 @@
 //! # Complexity
 //! O(length of the sequence).
 
-use grid_core::{Move, ReplayError};
+use grid_core::ReplayError;
 
 use crate::problem::Puzzle;
 
@@ -22,11 +22,12 @@ pub fn replay(puzzle: &Puzzle, letters: &str) -> Result<usize, ReplayError> {
     puzzle.board().replay(letters).map(|counts| counts.steps())
 }
 
+#[cfg(any(test, feature = "internals"))]
 /// As [`replay`], for moves already decoded.
 ///
 /// # Errors
 /// The first [`ReplayError`] met.
-pub fn replay_moves(puzzle: &Puzzle, moves: &[Move]) -> Result<usize, ReplayError> {
+pub fn replay_moves(puzzle: &Puzzle, moves: &[grid_core::Move]) -> Result<usize, ReplayError> {
     puzzle
         .board()
         .replay_moves(moves)

@@ -19,7 +19,7 @@
 use grid_core::blocks::Blocks;
 use grid_core::{CellId, Dir, Grid, UNREACHABLE, Walker};
 
-use crate::bound::{PAIRS, WallRings, walk_at_least};
+use crate::detour::{PAIRS, WallRings, walk_at_least};
 
 /// Marks a corridor's walk not searched yet.
 const UNKNOWN: u32 = u32::MAX - 1;

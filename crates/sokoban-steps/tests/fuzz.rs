@@ -2,13 +2,13 @@
 //! Fuzzing on stable Rust: random boards and seeded mutations of the testdata corpus go
 //! through [`sokoban_steps::run`] in-process with small budgets. Every run must end with an
 //! answer or a located input error, never a panic, and every `--path` line must replay
-//! with [`sokoban_steps::verify::replay`] in exactly the steps the answer gives.
+//! with [`sokoban_steps::replay`] in exactly the steps the answer gives.
 
 use std::path::Path;
 
 use grid_core::rng::SplitMix64;
-use sokoban_steps::verify::replay;
-use sokoban_steps::{RunOptions, read_puzzle};
+use sokoban_steps::internals::read_puzzle;
+use sokoban_steps::{RunOptions, replay};
 use test_support::fuzz::{answered, mutated_corpus_campaign, random_campaign, stray_byte};
 use test_support::harness::{
     ClosedPipe, assert_quiet_exit, assert_quiet_on_closed_pipe, run_into_closed_pipe,

@@ -4,7 +4,8 @@
 //! the text itself and shares no code with the solver; every path is also replayed by the
 //! library's checker.
 
-use sokoban_steps::{Puzzle, Solver, generate, verify};
+use sokoban_steps::internals::Solver;
+use sokoban_steps::{Puzzle, generate, replay};
 
 /// The reference: a board of bytes, moves by the spec's rules, nothing clever.
 struct Reference {
@@ -171,7 +172,7 @@ fn check(text: &str, what: &str) -> Option<u32> {
     assert_eq!(path, reference.smallest_path(), "{what}: path\n{text}");
     if let Some(path) = &path {
         assert_eq!(
-            verify::replay(&puzzle, path).map(|n| n as u32),
+            replay(&puzzle, path).map(|n| n as u32),
             Ok(expected.unwrap()),
             "{what}: replay\n{text}"
         );
@@ -247,9 +248,9 @@ fn large_levels_match_certified_answers_and_paths_replay() {
         let mut solver = Solver::new(&puzzle);
         assert_eq!(solver.fewest_steps(), expected);
         let path = solver.smallest_path();
-        assert_eq!(path.as_ref().map(|p| p.0.len() as u32), expected);
+        assert_eq!(path.as_ref().map(|p| p.len() as u32), expected);
         if let Some(path) = path {
-            assert_eq!(verify::replay(&puzzle, &path.to_string()), Ok(path.0.len()));
+            assert_eq!(replay(&puzzle, &path.to_string()), Ok(path.len()));
         }
     }
 }

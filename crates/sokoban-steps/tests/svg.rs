@@ -21,7 +21,7 @@ fn check_picture(puzzle: &Puzzle) -> usize {
     let solution = solve(puzzle, &options).unwrap();
     let path = solution.as_ref().map(|s| s.path().unwrap());
     let mut svg = Vec::new();
-    sokoban_steps::svg::write_svg(&mut svg, puzzle, path).unwrap();
+    sokoban_steps::internals::write_svg(&mut svg, puzzle, path).unwrap();
     let drawing = test_support::svg_reading::read(std::str::from_utf8(&svg).unwrap());
     let grid = puzzle.grid();
     assert_eq!(drawing.size, (grid.width(), grid.height()));
@@ -42,7 +42,7 @@ fn check_picture(puzzle: &Puzzle) -> usize {
     let mut players = vec![at];
     let mut boxes = vec![boxed];
     let mut fills = vec![Colour::BOX.to_string()];
-    for step in path.map_or(&[][..], |p| &p.0) {
+    for step in path.map_or(&[][..], |p| p.moves()) {
         let (dr, dc) = step.dir.delta();
         let next = |(r, c): (usize, usize)| {
             (

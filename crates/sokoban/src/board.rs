@@ -9,8 +9,9 @@
 //! # Complexity
 //! O(goals x cells) time and memory for the tables; the freeze test is O(boxes) per push.
 
+use grid_core::UNREACHABLE;
 use grid_core::blocks::Blocks;
-use grid_core::push::{NO_PUSHES, push_distances};
+use grid_core::push::push_distances;
 use grid_core::{CellId, Dir, Grid};
 
 use crate::parse::Level;
@@ -23,7 +24,7 @@ pub struct Board<'a> {
     #[allow(dead_code, reason = "kept for the solution finder of issue 16")]
     goal_count: usize,
     /// `[goal * cells + cell]`: fewest pushes of a lone box from `cell` to the goal, from the
-    /// best side ([`NO_PUSHES`] when there is none).
+    /// best side ([`UNREACHABLE`] when there is none).
     distance: Vec<u32>,
     dead: Vec<bool>,
     /// `[box * cells + player]`: fewest moves that bring a lone box from `box` onto any
@@ -111,13 +112,13 @@ impl<'a> Board<'a> {
                         .iter()
                         .copied()
                         .min()
-                        .unwrap_or(NO_PUSHES)
+                        .unwrap_or(UNREACHABLE)
                 }
             }));
         }
         let goal_count = level.goals().len();
         let dead = (0..n)
-            .map(|c| (0..goal_count).all(|j| distance[j * n + c] == NO_PUSHES))
+            .map(|c| (0..goal_count).all(|j| distance[j * n + c] == UNREACHABLE))
             .collect();
         let lone_steps = if n <= LONE_STEPS_MAX_CELLS {
             lone_box_steps(grid, &goal)
@@ -175,7 +176,7 @@ impl<'a> Board<'a> {
         (self.distance.len() * 4 + self.lone_steps.len() * 2 + self.dead.len() * 2) as u64
     }
 
-    /// Fewest pushes of a lone box from `cell` to goal number `goal`, or [`NO_PUSHES`].
+    /// Fewest pushes of a lone box from `cell` to goal number `goal`, or [`UNREACHABLE`].
     #[inline]
     pub fn distance(&self, goal: usize, cell: usize) -> u32 {
         self.distance[goal * self.grid.cell_count() + cell]

@@ -2,7 +2,8 @@
 //! solutions; the work is [`sokoban::run`].
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -28,9 +29,15 @@ struct Cli {
     /// Only level N, or levels A-B (1-based, in input order).
     #[arg(long)]
     level: Option<sokoban::LevelRange>,
-    /// Give up on a level after this many seconds (answer `unknown: time`).
-    #[arg(long, value_parser = parse_seconds, allow_negative_numbers = true)]
-    time_limit: Option<Duration>,
+    /// Give up on a level after this many seconds of wall time (answer `unknown: time`);
+    /// `none` for no limit. The default lets a collection of 90 hard levels finish in
+    /// minutes.
+    #[arg(long, value_parser = parse_limit, allow_negative_numbers = true, default_value = "10")]
+    time_limit: Limit,
+    /// Solve this many levels at once, one per thread (default: the machine's
+    /// processors); the answers still come in input order.
+    #[arg(long, value_name = "N")]
+    jobs: Option<NonZeroUsize>,
     /// Give up on a level whose search would store more than this many MiB.
     #[arg(long, default_value_t = grid_core::limits::DEFAULT_MEMORY_MIB)]
     memory_mib: u64,
@@ -45,6 +52,17 @@ struct Cli {
     /// Levels without a solution (-1, unknown) get no picture.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+}
+
+/// `--time-limit`: seconds, or none.
+#[derive(Debug, Clone, Copy)]
+struct Limit(Option<Duration>);
+
+fn parse_limit(text: &str) -> Result<Limit, String> {
+    if text.trim() == "none" {
+        return Ok(Limit(None));
+    }
+    parse_seconds(text).map(|d| Limit(Some(d)))
 }
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {
@@ -62,12 +80,17 @@ fn main() -> ExitCode {
         solve: sokoban::Options {
             metric: cli.metric,
             memory_mib: cli.memory_mib,
-            time_limit: cli.time_limit,
+            time_limit: cli.time_limit.0,
         },
         max_cells: cli.max_cells,
         levels: cli.level,
         show: cli.show,
         svg: cli.svg,
+        jobs: cli
+            .jobs
+            .unwrap_or_else(|| sokoban::RunOptions::default().jobs),
+        // A progress line only for a person watching: never into a file or a pipe.
+        progress: io::stderr().is_terminal(),
     };
     let input: Box<dyn BufRead> = match &cli.input {
         None => Box::new(io::stdin().lock()),

@@ -9,8 +9,9 @@
 //! # Complexity
 //! O(k^3) time for k boxes, O(k) extra memory in a reusable [`Matcher`].
 
-/// The cost of an impossible pair (a box that can never reach a goal).
-pub const IMPOSSIBLE: u32 = u32::MAX;
+/// The cost of an impossible pair (a box that can never reach a goal): the push
+/// distance of a goal out of reach, grid-core's one "unreachable" value.
+pub const IMPOSSIBLE: u32 = grid_core::UNREACHABLE;
 
 /// Reusable buffers of the Hungarian method.
 #[derive(Debug, Clone, Default)]

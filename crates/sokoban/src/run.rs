@@ -1,16 +1,23 @@
 //! The `sokoban` binary's work, callable and testable: read a collection, answer each
 //! selected level through [`crate::solve`], report each malformed level and go on.
 
+use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread;
+use std::time::Instant;
 
-use grid_core::RunError;
 use grid_core::error::report;
+use grid_core::{ParseError, RunError};
 
-use crate::parse::{Collection, DEFAULT_MAX_CELLS, no_level};
+use crate::parse::{Collection, DEFAULT_MAX_CELLS, Level, no_level};
 use crate::range::LevelRange;
 use crate::solution::{Options, Solution, SolveError};
-use crate::{search, show, svg};
+use crate::{show, svg};
 
 /// How [`run`] reads and answers: the flags of the `sokoban` binary.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,6 +35,12 @@ pub struct RunOptions {
     /// `FILE-N.svg` for level N), N its number in the input; a level without a solution
     /// gets no picture.
     pub svg: Option<PathBuf>,
+    /// How many levels are solved at once (`--jobs`), each on its own thread; the
+    /// default is the machine's processors.
+    pub jobs: NonZeroUsize,
+    /// Keep a progress line on `errors` (levels done, solved, unsolvable, unknown, the
+    /// time so far): for a terminal.
+    pub progress: bool,
 }
 
 impl Default for RunOptions {
@@ -38,6 +51,8 @@ impl Default for RunOptions {
             levels: None,
             show: false,
             svg: None,
+            jobs: thread::available_parallelism().unwrap_or(NonZeroUsize::MIN),
+            progress: false,
         }
     }
 }
@@ -70,11 +85,206 @@ fn tell(errors: &mut impl Write, message: &dyn std::fmt::Display) {
     let _ = errors.flush();
 }
 
+/// What one selected level came to, waiting for its turn to be printed.
+#[derive(Debug)]
+enum Done {
+    /// Malformed: its located error.
+    Malformed(ParseError),
+    /// Searched: the level and its answer.
+    Answered(Box<Level>, Result<Option<Solution>, SolveError>),
+}
+
+/// Prints the levels' results in input order, as soon as the next one in order is done,
+/// and keeps the progress line.
+struct Printer<'o, O, E> {
+    output: &'o mut O,
+    errors: &'o mut E,
+    options: &'o RunOptions,
+    /// Results done out of order, by their place among the selected levels.
+    waiting: BTreeMap<usize, Done>,
+    /// The place of the next result to print.
+    next: usize,
+    told: usize,
+    solved: usize,
+    unsolvable: usize,
+    unknown: usize,
+    started: Instant,
+}
+
+impl<O: Write, E: Write> Printer<'_, O, E> {
+    /// Takes result number `place` and prints every result now in order.
+    fn take(&mut self, place: usize, done: Done) -> Result<(), RunError> {
+        self.waiting.insert(place, done);
+        while let Some(done) = self.waiting.remove(&self.next) {
+            self.next += 1;
+            self.print(done)?;
+        }
+        self.progress(false);
+        Ok(())
+    }
+
+    fn print(&mut self, done: Done) -> Result<(), RunError> {
+        let (level, answer) = match done {
+            Done::Malformed(e) => {
+                self.told += 1;
+                self.progress(true);
+                tell(self.errors, &report(&e));
+                return Ok(());
+            }
+            Done::Answered(level, answer) => (level, answer),
+        };
+        match &answer {
+            Ok(Some(_)) => self.solved += 1,
+            Ok(None) => self.unsolvable += 1,
+            Err(_) => self.unknown += 1,
+        }
+        writeln!(self.output, "{}", level.title())?;
+        writeln!(self.output, "{}", answer_line(&answer))?;
+        if let (true, Ok(Some(s))) = (self.options.show, &answer) {
+            show::show(&level, s.lurd(), self.output)?;
+        }
+        self.output.flush()?;
+        if let (Some(path), Ok(Some(s))) = (&self.options.svg, &answer) {
+            let path = grid_core::svg::case_path(path, level.number() as u64);
+            grid_core::svg::write_file(&path, |file| svg::write_svg(file, &level, Some(s.lurd())))?;
+        }
+        Ok(())
+    }
+
+    /// Redraws the progress line (with [`RunOptions::progress`]); `clear` wipes it for a
+    /// message or the end.
+    fn progress(&mut self, clear: bool) {
+        if !self.options.progress {
+            return;
+        }
+        let _ = if clear {
+            write!(self.errors, "\r\x1b[K")
+        } else {
+            write!(
+                self.errors,
+                "\r\x1b[K{} levels done: {} solved, {} unsolvable, {} unknown; {:.0} s",
+                self.next - self.told,
+                self.solved,
+                self.unsolvable,
+                self.unknown,
+                self.started.elapsed().as_secs_f64()
+            )
+        };
+        let _ = self.errors.flush();
+    }
+}
+
+/// One level for a worker: its place among the selected levels, and the level.
+type Job = (usize, Level);
+
+/// Solves jobs until the channel closes or `stop` is set, sending each answer back.
+fn work(
+    jobs: &Mutex<Receiver<Job>>,
+    done: &Sender<(usize, Done)>,
+    stop: &AtomicBool,
+    options: &Options,
+) {
+    loop {
+        // The lock is held only while waiting for the next job, not while solving it.
+        let job = match jobs.lock() {
+            Ok(jobs) => jobs.recv(),
+            Err(_) => return,
+        };
+        let Ok((place, level)) = job else {
+            return;
+        };
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let answer = crate::solve(&level, options);
+        if done
+            .send((place, Done::Answered(Box::new(level), answer)))
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// The channels between the reading thread and the workers.
+struct Workers {
+    jobs: Sender<Job>,
+    done: Receiver<(usize, Done)>,
+    /// Jobs sent and not yet answered.
+    in_flight: usize,
+    /// Jobs at once: [`RunOptions::jobs`].
+    width: usize,
+}
+
+impl Workers {
+    /// Takes the next answer, waiting for it, and hands it to `printer`.
+    fn print_one<O: Write, E: Write>(
+        &mut self,
+        printer: &mut Printer<'_, O, E>,
+    ) -> Result<(), RunError> {
+        match self.done.recv() {
+            Ok((place, done)) => {
+                self.in_flight -= 1;
+                printer.take(place, done)
+            }
+            // Every worker has stopped: nothing more will come.
+            Err(_) => {
+                self.in_flight = 0;
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Reads the selected levels of `collection`, hands each well-formed one to the workers
+/// (a level ahead of them at most: memory stays bounded and the answers stream) and the
+/// answers to `printer`; returns how many levels were selected.
+fn feed<R: BufRead, O: Write, E: Write>(
+    collection: &mut Collection<R>,
+    workers: &mut Workers,
+    printer: &mut Printer<'_, O, E>,
+    levels: Option<LevelRange>,
+) -> Result<usize, RunError> {
+    let mut selected = 0;
+    while let Some(text) = collection.next_text()? {
+        if let Some(range) = levels {
+            if text.number < range.first() {
+                continue;
+            }
+            if text.number > range.last() {
+                break;
+            }
+        }
+        let place = selected;
+        selected += 1;
+        match text.into_level() {
+            Err(e) => printer.take(place, Done::Malformed(e))?,
+            Ok(level) => {
+                while workers.in_flight > workers.width {
+                    workers.print_one(printer)?;
+                }
+                if workers.jobs.send((place, level)).is_ok() {
+                    workers.in_flight += 1;
+                }
+            }
+        }
+    }
+    while workers.in_flight > 0 {
+        workers.print_one(printer)?;
+    }
+    Ok(selected)
+}
+
 /// Reads the levels of `input` one by one and writes for each selected one its title line
 /// and its answer line (with `--show`, the drawings), flushing after each, and with
 /// [`RunOptions::svg`] saves its picture. A malformed level gets `error: line L, column C:
 /// ...` on `errors` and nothing on `output`, and the next level is read; so does an input
 /// without any level, and a [`RunOptions::levels`] range that selects none.
+///
+/// [`RunOptions::jobs`] levels are solved at once, each on its own thread; the answers
+/// (and the errors) come out in input order all the same, each as soon as every level
+/// before it is done. The input is read on the calling thread, a level ahead of the
+/// workers.
 ///
 /// Returns the number of errors told on `errors` (the binary exits with 1 when it is not
 /// 0).
@@ -97,38 +307,45 @@ pub fn run(
     options: &RunOptions,
 ) -> Result<usize, RunError> {
     let mut collection = Collection::new(input, options.max_cells);
-    let mut told = 0;
-    let mut selected = 0;
-    while let Some(text) = collection.next_text()? {
-        if let Some(range) = options.levels {
-            if text.number < range.first() {
-                continue;
-            }
-            if text.number > range.last() {
-                break;
-            }
+    let mut printer = Printer {
+        output,
+        errors,
+        options,
+        waiting: BTreeMap::new(),
+        next: 0,
+        told: 0,
+        solved: 0,
+        unsolvable: 0,
+        unknown: 0,
+        started: Instant::now(),
+    };
+    let width = options.jobs.get();
+    let (job_sender, job_receiver) = mpsc::channel::<Job>();
+    let (done_sender, done_receiver) = mpsc::channel::<(usize, Done)>();
+    let job_receiver = Mutex::new(job_receiver);
+    let stop = AtomicBool::new(false);
+    let selected = thread::scope(|scope| {
+        for _ in 0..width {
+            let (jobs, done, stop) = (&job_receiver, done_sender.clone(), &stop);
+            scope.spawn(move || work(jobs, &done, stop, &options.solve));
         }
-        selected += 1;
-        let level = match text.into_level() {
-            Ok(level) => level,
-            Err(e) => {
-                told += 1;
-                tell(errors, &report(&e));
-                continue;
-            }
+        drop(done_sender);
+        let mut workers = Workers {
+            jobs: job_sender,
+            done: done_receiver,
+            in_flight: 0,
+            width,
         };
-        let answer = search::solve(&level, &options.solve);
-        writeln!(output, "{}", level.title())?;
-        writeln!(output, "{}", answer_line(&answer))?;
-        if let (true, Ok(Some(s))) = (options.show, &answer) {
-            show::show(&level, s.lurd(), output)?;
-        }
-        output.flush()?;
-        if let (Some(path), Ok(Some(s))) = (&options.svg, &answer) {
-            let path = grid_core::svg::case_path(path, level.number() as u64);
-            grid_core::svg::write_file(&path, |file| svg::write_svg(file, &level, Some(s.lurd())))?;
-        }
-    }
+        let selected = feed(&mut collection, &mut workers, &mut printer, options.levels);
+        // On an error the queued levels are not solved; the workers end after the level
+        // each is on (and at once when none is), the scope waiting for them.
+        stop.store(selected.is_err(), Ordering::Relaxed);
+        drop(workers);
+        selected
+    })?;
+    printer.progress(true);
+    let mut told = printer.told;
+    let errors = printer.errors;
     let read = collection.levels_read();
     if read == 0 {
         told += 1;
@@ -153,6 +370,7 @@ mod tests {
     use std::io;
 
     use super::*;
+    use crate::generate;
 
     #[test]
     fn run_goes_on_after_a_malformed_level() {
@@ -195,6 +413,29 @@ mod tests {
             assert_eq!(told, 2);
             assert_eq!(String::from_utf8(out).unwrap(), "; good\n2 2 RR\n");
         }
+    }
+
+    #[test]
+    fn many_jobs_answer_in_input_order() {
+        let text = format!(
+            "{}\n; bad\n#@@$.#\n\n{}",
+            generate::collection(3, 30, 3, 5),
+            generate::collection(4, 30, 3, 5)
+        );
+        let mut runs = Vec::new();
+        for jobs in [1, 3, 8] {
+            let options = RunOptions {
+                jobs: NonZeroUsize::new(jobs).unwrap(),
+                ..RunOptions::default()
+            };
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let told = run(text.as_bytes(), &mut out, &mut err, &options).unwrap();
+            runs.push((told, out, err));
+        }
+        assert!(runs[0].1.len() > 1000);
+        assert_eq!(runs[0].0, 1, "{}", String::from_utf8_lossy(&runs[0].2));
+        assert_eq!(runs[0], runs[1]);
+        assert_eq!(runs[0], runs[2]);
     }
 
     #[test]

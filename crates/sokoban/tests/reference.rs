@@ -280,7 +280,7 @@ fn one_box_equals_sokoban_path_pushes_and_walks() {
         let maze: sokoban_path::Maze = text.parse().unwrap();
         let want = sokoban_path::solve(&maze, &sokoban_path::Options::default())
             .unwrap()
-            .map(|s| (s.pushes() as u32, (s.pushes() as u64 + s.walks()) as u32));
+            .map(|s| (s.pushes() as u32, (s.pushes() + s.walks()) as u32));
         let level = path_maze_to_xsb(&text).parse::<Level>().unwrap();
         assert_eq!(fast(&level, Metric::Pushes), want, "{text}");
         solved += usize::from(want.is_some());

@@ -1,10 +1,12 @@
 //! How a data-driven case is run and rendered for its snapshot, shared by every solver
 //! crate's `tests/cases.rs` so all snapshots read alike.
 //!
-//! A case is a file `NAME.in` in `testdata/<crate>/`. Beside it, `NAME.args` (optional)
-//! holds the command-line flags, and `NAME.out` (optional) the known answer: standard
-//! output must equal it byte for byte. The binary runs in the case's folder, so flags can
-//! name files beside the case (`--map small.map`).
+//! A case is `NAME.in` (standard input) and/or `NAME.args` (the command-line flags) in
+//! `testdata/<crate>/` or `testdata/bad/<crate>/`; a case with flags only runs with an
+//! empty standard input. `NAME.out` (optional) is the known answer: standard output must
+//! equal it byte for byte. The binary runs in the crate's fixture folder,
+//! `testdata/fixtures/<crate>/` (when there is one), so flags name fixtures by their bare
+//! names (`--map small.map`); `testdata/README.md` describes the layout.
 
 use std::fmt::Write as _;
 use std::io;
@@ -29,8 +31,41 @@ pub fn sibling(case: &Path, extension: &str) -> PathBuf {
     case.with_extension(extension)
 }
 
-/// Runs `binary` with `case` on standard input and the flags of `NAME.args`, in the
-/// folder of `case` (so that the flags may name files beside it).
+/// Whether `path`, a file a case folder's glob `*.{in,args}` found, names a case: every
+/// `NAME.in`, and `NAME.args` when there is no `NAME.in` (flags only). So each case is
+/// run once, under one name.
+pub fn is_case(path: &Path) -> bool {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("in") => true,
+        Some("args") => !sibling(path, "in").exists(),
+        _ => false,
+    }
+}
+
+/// The folder a case runs in: `testdata/fixtures/<crate>/` for a case in
+/// `testdata/<crate>/` or `testdata/bad/<crate>/`, when it exists; else the case's own
+/// folder.
+pub fn fixtures_dir(case: &Path) -> PathBuf {
+    let folder = case.parent().unwrap_or(Path::new("."));
+    let testdata = folder
+        .ancestors()
+        .find(|dir| dir.file_name().is_some_and(|name| name == "testdata"));
+    match (testdata, folder.file_name()) {
+        (Some(testdata), Some(program)) => {
+            let fixtures = testdata.join("fixtures").join(program);
+            if fixtures.is_dir() {
+                fixtures
+            } else {
+                folder.to_path_buf()
+            }
+        }
+        _ => folder.to_path_buf(),
+    }
+}
+
+/// Runs `binary` with the flags of `NAME.args` and `NAME.in` on standard input (empty
+/// when the case has flags only), in [`fixtures_dir`] (so that the flags may name the
+/// fixtures).
 pub fn run_case(binary: &Path, case: &Path) -> io::Result<CaseRun> {
     let args_file = sibling(case, "args");
     let args: Vec<String> = if args_file.exists() {
@@ -41,10 +76,16 @@ pub fn run_case(binary: &Path, case: &Path) -> io::Result<CaseRun> {
     } else {
         Vec::new()
     };
+    let input = sibling(case, "in");
+    let stdin = if input.exists() {
+        Stdio::from(std::fs::File::open(input)?)
+    } else {
+        Stdio::null()
+    };
     let output = Command::new(binary)
         .args(&args)
-        .current_dir(case.parent().unwrap_or(Path::new(".")))
-        .stdin(Stdio::from(std::fs::File::open(case)?))
+        .current_dir(fixtures_dir(case))
+        .stdin(stdin)
         .output()?;
     Ok(CaseRun {
         args,

@@ -36,11 +36,17 @@ const NOISE: &[u8] = b" \t\r\n0123456789-+x\xff\xc3\xa9\x00";
 pub const MAX_SEED_LEN: usize = 8192;
 
 /// The seeds of a program's mutation fuzz test: the `.in` files of
-/// `testdata/<program>/` and `testdata/bad/<program>/` (below `testdata`) of at most
+/// `testdata/<program>/`, `testdata/bad/<program>/` and (when it exists)
+/// `testdata/fixtures/<program>/` (below `testdata`) of at most
 /// [`MAX_SEED_LEN`] bytes, sorted so that a seed of the generator names the same inputs.
 pub fn corpus(testdata: &Path, program: &str) -> io::Result<Vec<Vec<u8>>> {
     let mut files = Vec::new();
-    for dir in [testdata.join(program), testdata.join("bad").join(program)] {
+    let fixtures = testdata.join("fixtures").join(program);
+    let mut dirs = vec![testdata.join(program), testdata.join("bad").join(program)];
+    if fixtures.is_dir() {
+        dirs.push(fixtures);
+    }
+    for dir in dirs {
         for entry in std::fs::read_dir(dir)? {
             let path = entry?.path();
             if path.extension().is_some_and(|e| e == "in") {

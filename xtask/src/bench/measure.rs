@@ -1,12 +1,14 @@
 //! One program run as a whole process, with its wall time, CPU time and peak resident
 //! memory: what every bench row is made of.
 //!
-//! The peak comes from `wait4`'s `ru_maxrss`, which also counts the address space of
-//! whoever spawned the program, up to its `exec`; the bench itself holds every workload in
-//! memory, so the program is spawned by a small helper process (this binary again, as
-//! `xtask __measure`) that reaps it and prints the three figures.
+//! The peak comes from `getrusage(RUSAGE_CHILDREN)`'s `ru_maxrss` (test-support's
+//! `wait_with_usage`, through nix), which also counts the address space of whoever spawned
+//! the program, up to its `exec`, and every other child waited for; the bench itself holds
+//! every workload in memory, so the program is spawned by a small helper process (this
+//! binary again, as `xtask __measure`) that waits for it alone and prints the figures.
 
 use std::fs::File;
+use std::os::unix::process::ExitStatusExt as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -111,29 +113,16 @@ pub fn measure_child(
         .stdout(Stdio::from(stdout))
         .spawn()
         .map_err(|e| format!("cannot start {program_name}: {e}"))?;
-    let mut status = 0;
-    let usage = wait4(child.id() as libc::pid_t, &mut status)?;
+    let usage = test_support::peak_memory::wait_with_usage(child)
+        .map_err(|e| format!("cannot wait for {program_name}: {e}"))?;
     let seconds = started.elapsed().as_secs_f64();
-    let cpu = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
     println!(
-        "{seconds} {} {} {status}",
-        usage.ru_maxrss,
-        cpu(usage.ru_utime) + cpu(usage.ru_stime)
+        "{seconds} {} {} {}",
+        usage.peak_kib,
+        usage.cpu_seconds,
+        usage.status.into_raw()
     );
     Ok(())
-}
-
-#[allow(unsafe_code)]
-fn wait4(pid: libc::pid_t, status: &mut i32) -> Result<libc::rusage, String> {
-    // SAFETY: rusage is plain data, all zeroes is a valid value; wait4 writes into the two
-    // pointers we own and reaps `pid`, our own child that nothing else waits for.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let reaped = unsafe { libc::wait4(pid, status, 0, &mut usage) };
-    if reaped == pid {
-        Ok(usage)
-    } else {
-        Err(format!("wait4 failed: {}", std::io::Error::last_os_error()))
-    }
 }
 
 /// The median of `values` (the upper one of an even count); NaN when there are none.

@@ -5,7 +5,7 @@
 //! workload is timed for ours alone and the baseline columns show `-`.
 //!
 //! Runs alternate (ours, baseline, ours, ...) so that machine noise hits both alike; the
-//! table shows medians of wall time and of peak resident memory (from `wait4`), and the
+//! table shows medians of wall time and of peak resident memory (from `getrusage`), and the
 //! ratios ours / baseline. Outputs are compared too: a bench of wrong answers is no bench.
 
 use std::ffi::OsStr;

@@ -1,7 +1,7 @@
 //! `cargo xtask bench sokoban`: the many-box solver on the published level collections of
 //! `../shared/sokoban-levels/`, one process per level with a time limit, counting the
 //! levels proven within it per metric, and checking every answer against the known optima
-//! of `testdata/sokoban/microban_optimal.tsv` (Microban).
+//! of `testdata/fixtures/sokoban/microban_optimal.tsv` (Microban).
 //!
 //! Skipped with a message when the collections are absent: they are bench inputs only.
 //! `SOKOBAN_LEVELS=DIR` reads them from another folder.
@@ -106,7 +106,7 @@ fn parse_range(text: &str) -> Result<(usize, usize), String> {
 type Known = HashMap<usize, [Option<(u32, u32)>; 2]>;
 
 fn known() -> Result<Known, String> {
-    let path = root().join("testdata/sokoban/microban_optimal.tsv");
+    let path = root().join("testdata/fixtures/sokoban/microban_optimal.tsv");
     let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut table = HashMap::new();
     for line in text.lines().skip(1) {

@@ -26,20 +26,32 @@
 //! horizon, or as [`crate::search`].
 
 pub mod constructive;
+#[allow(dead_code)]
+// the anytime planner (issue 17): used by its own tests until the driver calls it
+pub mod dist_table;
+#[allow(dead_code)]
+// the anytime planner (issue 17): used by its own tests until the driver calls it
+pub mod lacam;
+#[allow(dead_code)]
+// the anytime planner (issue 17): used by its own tests until the driver calls it
+pub mod pibt;
 pub mod refine;
+#[allow(dead_code)]
+// the anytime planner (issue 17): used by its own tests until the driver calls it
+pub mod result_file;
 pub mod sat;
 pub mod show;
 pub mod soc;
 pub mod solvable;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use grid_core::bfs::UNREACHABLE;
+use grid_core::UNREACHABLE;
 use grid_core::limits::MIB;
 use grid_core::{CellId, Grid};
 
-use crate::problem::Dataset;
-use crate::search::{self, Plan, Solution};
+use crate::dataset::{Dataset, MAX_GHOSTS, Want};
+use crate::search::{self, Found};
 
 /// Horizons past the lower bound tried before an instance that [`solvable`] cannot
 /// decide goes to the exhaustive joint search.
@@ -130,8 +142,9 @@ impl<'a> Instance<'a> {
 
 /// Which method answers (for tests, which compare them, and for experiments).
 ///
-/// [`Method::JointSearch`] takes at most [`crate::MAX_GHOSTS`] agents (the keys of its
+/// [`Method::JointSearch`] takes at most [`MAX_GHOSTS`] agents (the keys of its
 /// placements hold no more); the others take any number.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
     /// The portfolio of the module documentation.
@@ -148,6 +161,7 @@ pub enum Method {
 }
 
 /// How each horizon is decided.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Horizons {
     /// Prioritized planning first, then the SAT decision on a growing core of agents
@@ -159,7 +173,8 @@ pub enum Horizons {
     SatOnly,
 }
 
-/// Why an instance got no answer.
+/// Why an instance got no answer. The front door's [`crate::SolveError`] says the same
+/// to a caller (`impl From<Unanswered> for SolveError`, the one place the two meet).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Unanswered {
     /// The next step of the search would pass the memory budget.
@@ -180,51 +195,33 @@ pub enum Unanswered {
         /// Placements stored when the budget ran out.
         placements: usize,
     },
+    /// The time limit passed between two steps of the search.
+    #[error("the time limit of {limit:?} passed")]
+    Time {
+        /// The limit.
+        limit: Duration,
+    },
 }
 
-/// The fewest steps that bring every agent from `starts` to `goals` on `grid` (distinct
-/// starts, distinct goals, all on cells of `grid`), by `method`, within `budget_mib` MiB;
-/// with the plan when `want_plan`.
-///
-/// # Errors
-/// [`Unanswered::OverBudget`] when the search cannot finish within the budget.
-///
-/// # Complexity
-/// See the module documentation.
-pub fn solve(
-    grid: &Grid,
-    starts: &[CellId],
-    goals: &[CellId],
-    want_plan: bool,
-    budget_mib: u64,
-    method: Method,
-) -> Result<Solution, Unanswered> {
-    solve_traced(
-        grid,
-        starts,
-        goals,
-        want_plan,
-        budget_mib,
-        method,
-        &mut |_| {},
-    )
-}
-
-/// One step of [`solve_traced`]: what was decided, how, and how long it took.
+/// One step of the search, as it is decided: what, how, and how long it took. The sink of
+/// [`crate::Options::trace`] is told each (the `--verbose` flag of the binary prints
+/// them, one `ghosts: ...` line each); their `Display` is that line.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Event {
     /// The lower bound (largest single-agent distance); `None` when a goal is out of reach.
     LowerBound(Option<u32>),
-    /// The unsolvability test of [`solvable`] proved that no plan exists.
+    /// The unsolvability test (pockets, corridors, classes of cells) proved that no plan
+    /// exists.
     NeverSolvable,
-    /// The joint-placement A* of [`crate::search`] answered.
+    /// The joint-placement A* answered.
     JointSearch {
         /// Its answer.
         steps: Option<u32>,
         /// Wall seconds it took.
         seconds: f64,
     },
-    /// Prioritized planning ([`constructive`]) at one horizon.
+    /// Prioritized planning at one horizon.
     Planning {
         /// The horizon T.
         horizon: u32,
@@ -233,7 +230,7 @@ pub enum Event {
         /// Wall seconds it took.
         seconds: f64,
     },
-    /// The SAT decision on a growing core of agents ([`refine`]) at one horizon.
+    /// The SAT decision on a growing core of agents at one horizon.
     Core {
         /// The horizon T.
         horizon: u32,
@@ -261,7 +258,7 @@ pub enum Event {
         /// Wall seconds it took.
         seconds: f64,
     },
-    /// The SAT decision on every agent ([`sat`]) at one horizon.
+    /// The SAT decision on every agent at one horizon.
     Sat {
         /// The horizon T.
         horizon: u32,
@@ -347,258 +344,398 @@ impl std::fmt::Display for Event {
     }
 }
 
+/// The fewest steps that bring every agent from `starts` to `goals` on `grid` (distinct
+/// starts, distinct goals, all on cells of `grid`), by `method`, within `budget_mib` MiB;
+/// with the plan when `want` asks for it.
+///
+/// # Errors
+/// [`Unanswered::OverBudget`] when the search cannot finish within the budget.
+///
+/// # Complexity
+/// See the module documentation.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
+pub fn solve(
+    grid: &Grid,
+    starts: &[CellId],
+    goals: &[CellId],
+    want: Want,
+    budget_mib: u64,
+    method: Method,
+) -> Result<Found, Unanswered> {
+    solve_traced(grid, starts, goals, want, budget_mib, method, &mut |_| {})
+}
+
 /// [`solve`], telling `trace` every step as it is decided (the `--verbose` flag of the
 /// binary, and the bench's "settled by" column).
 ///
 /// # Errors
 /// As [`solve`].
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 pub fn solve_traced(
     grid: &Grid,
     starts: &[CellId],
     goals: &[CellId],
-    want_plan: bool,
+    want: Want,
     budget_mib: u64,
     method: Method,
     trace: &mut dyn FnMut(&Event),
-) -> Result<Solution, Unanswered> {
-    solve_with_dataset(
-        grid, starts, goals, None, want_plan, budget_mib, method, trace,
-    )
-}
-
-/// [`solve`] for a [`Dataset`]: its joint search runs on the dataset itself (no copy of
-/// the map).
-pub(crate) fn solve_dataset(
-    dataset: &Dataset,
-    want_plan: bool,
-    budget_mib: u64,
-    method: Method,
-) -> Result<Solution, Unanswered> {
-    let (grid, starts, goals) = (&dataset.grid, &dataset.starts, &dataset.homes);
-    solve_with_dataset(
+) -> Result<Found, Unanswered> {
+    let agents = Agents {
         grid,
         starts,
         goals,
-        Some(dataset),
-        want_plan,
+        dataset: None,
+    };
+    let limits = Limits {
         budget_mib,
-        method,
-        &mut |_| {},
-    )
+        time_limit: None,
+    };
+    Driver::new(agents, want, limits, trace).run(method)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn solve_with_dataset(
-    grid: &Grid,
-    starts: &[CellId],
-    goals: &[CellId],
-    dataset: Option<&Dataset>,
-    want_plan: bool,
-    budget_mib: u64,
-    method: Method,
+/// [`solve_traced`] with every limit of the front door, on the agents of a dataset or of
+/// a benchmark instance.
+pub(crate) fn solve_agents(
+    agents: Agents<'_>,
+    want: Want,
+    limits: Limits,
     trace: &mut dyn FnMut(&Event),
-) -> Result<Solution, Unanswered> {
-    let k = starts.len();
-    let budget = budget_mib.saturating_mul(MIB);
-    let over = |detail: String| Unanswered::OverBudget { budget_mib, detail };
-    if starts == goals {
-        return Ok(Solution {
-            steps: Some(0),
-            plan: want_plan.then(Vec::new),
-            expanded: 0,
-        });
+) -> Result<Found, Unanswered> {
+    Driver::new(agents, want, limits, trace).run(Method::Auto)
+}
+
+/// The agents of an instance, and the dataset they come from when there is one (the joint
+/// search runs on a dataset: an instance without one gets a copy when it needs it).
+#[derive(Debug, Clone, Copy)]
+pub struct Agents<'a> {
+    /// The free cells.
+    pub grid: &'a Grid,
+    /// Start of agent `i`.
+    pub starts: &'a [CellId],
+    /// Goal of agent `i`.
+    pub goals: &'a [CellId],
+    /// The dataset of these agents, if they come from one.
+    pub dataset: Option<&'a Dataset>,
+}
+
+/// The limits the driver keeps: memory, and optionally wall time (checked between steps:
+/// a step under way finishes first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Memory, in MiB.
+    pub budget_mib: u64,
+    /// Wall time from the start of the solve.
+    pub time_limit: Option<Duration>,
+}
+
+/// How one horizon ended.
+enum Horizon {
+    /// A plan of this makespan: `paths[a][t]`, every agent's cell at 0..=T.
+    Plan(Vec<Vec<u32>>),
+    /// No plan of this makespan, nor of any below `next`: go on from `next`.
+    Impossible { next: u32 },
+    /// A core of agents can never be solved, so neither can the instance.
+    Never,
+}
+
+/// The one owner of the budget, the clock and the trace: it runs the methods of the module
+/// documentation in order, each a named step below; the methods neither read the clock
+/// nor report.
+struct Driver<'a, 't> {
+    agents: Agents<'a>,
+    want: Want,
+    limits: Limits,
+    started: Instant,
+    trace: &'t mut dyn FnMut(&Event),
+}
+
+impl<'a, 't> Driver<'a, 't> {
+    fn new(
+        agents: Agents<'a>,
+        want: Want,
+        limits: Limits,
+        trace: &'t mut dyn FnMut(&Event),
+    ) -> Self {
+        Driver {
+            agents,
+            want,
+            limits,
+            started: Instant::now(),
+            trace,
+        }
     }
-    let joint = |budget_mib: u64, trace: &mut dyn FnMut(&Event)| {
+
+    fn over(&self, detail: String) -> Unanswered {
+        Unanswered::OverBudget {
+            budget_mib: self.limits.budget_mib,
+            detail,
+        }
+    }
+
+    /// Stops between steps once the time limit has passed.
+    fn check_time(&self) -> Result<(), Unanswered> {
+        match self.limits.time_limit {
+            Some(limit) if self.started.elapsed() > limit => Err(Unanswered::Time { limit }),
+            _ => Ok(()),
+        }
+    }
+
+    /// The portfolio of the module documentation.
+    fn run(mut self, method: Method) -> Result<Found, Unanswered> {
+        let Agents {
+            grid,
+            starts,
+            goals,
+            ..
+        } = self.agents;
+        let k = starts.len();
+        if starts == goals {
+            return Ok(Found::at_start(self.want));
+        }
+        let joint_allowed = k <= MAX_GHOSTS as usize;
+        let (horizons, test_first) = match method {
+            Method::JointSearch => return self.joint_search(),
+            Method::Auto
+                if joint_allowed
+                    && (k <= JOINT_SEARCH_AGENTS
+                        || placements(grid.cell_count(), k) <= JOINT_SEARCH_PLACEMENTS) =>
+            {
+                return self.joint_search();
+            }
+            Method::Auto => (Horizons::PlanThenCore, true),
+            Method::Horizons(h) => (h, true),
+            Method::HorizonsOnly(h) => (h, false),
+        };
+        let distance_bytes = (k as u64).saturating_mul(grid.cell_count() as u64 * 4);
+        if distance_bytes > self.limits.budget_mib.saturating_mul(MIB) {
+            return Err(self.over(format!(
+                "{} MiB for the distances of {k} agents",
+                distance_bytes.div_ceil(MIB)
+            )));
+        }
+        let instance = Instance::new(grid, starts, goals);
+        (self.trace)(&Event::LowerBound(instance.lower_bound()));
+        let Some(lower_bound) = instance.lower_bound() else {
+            return Ok(Found::NEVER);
+        };
+        if test_first && solvable::check(&instance) == solvable::Verdict::Never {
+            (self.trace)(&Event::NeverSolvable);
+            return Ok(Found::NEVER);
+        }
+        let room = self.room(distance_bytes);
+        let mut horizon = lower_bound;
+        let mut tried_cores: Vec<Vec<usize>> = Vec::new();
+        loop {
+            self.check_time()?;
+            if horizon > lower_bound.saturating_add(HORIZONS_BEFORE_EXHAUSTIVE) && joint_allowed {
+                drop(instance);
+                return self.joint_search();
+            }
+            if horizons != Horizons::SatOnly {
+                if let Some(paths) = self.planning(&instance, horizon, room)? {
+                    return Ok(self.found(horizon, &paths));
+                }
+                self.check_time()?;
+            }
+            let outcome = match horizons {
+                Horizons::PlanThenCore => {
+                    self.core_decision(&instance, horizon, room, &mut tried_cores)?
+                }
+                Horizons::PlanThenSat | Horizons::SatOnly => {
+                    self.sat_decision(&instance, horizon, room)?
+                }
+            };
+            match outcome {
+                Horizon::Plan(paths) => return Ok(self.found(horizon, &paths)),
+                Horizon::Impossible { next } => horizon = next,
+                Horizon::Never => return Ok(Found::NEVER),
+            }
+        }
+    }
+
+    /// The memory left for one horizon's method: the budget less the distances (again for
+    /// the agents of a SAT core, which get an instance of their own), the map's numbering
+    /// (4 bytes a square, 24 a cell) and the encoding's move table and scratch (29 bytes a
+    /// cell).
+    fn room(&self, distance_bytes: u64) -> u64 {
+        let grid = self.agents.grid;
+        let squares = (grid.height() as u64).saturating_mul(grid.width() as u64);
+        let map_bytes = squares * 4 + grid.cell_count() as u64 * (24 + 29);
+        self.limits
+            .budget_mib
+            .saturating_mul(MIB)
+            .saturating_sub(distance_bytes.saturating_mul(2).saturating_add(map_bytes))
+    }
+
+    /// Step: the joint-placement A* on every agent, with the whole budget.
+    fn joint_search(&mut self) -> Result<Found, Unanswered> {
         let clock = Instant::now();
+        let Agents {
+            grid,
+            starts,
+            goals,
+            dataset,
+        } = self.agents;
         let copy;
         let dataset = match dataset {
             Some(dataset) => dataset,
             None => {
-                copy = Dataset {
-                    grid: grid.clone(),
-                    starts: starts.to_vec(),
-                    homes: goals.to_vec(),
-                    header_line: 1,
-                };
+                copy =
+                    Dataset::from_checked_cells(grid.clone(), starts.to_vec(), goals.to_vec(), 1);
                 &copy
             }
         };
-        let solution = search::solve(dataset, want_plan, budget_mib).map_err(|e| {
+        let budget_mib = self.limits.budget_mib;
+        let found = search::solve(dataset, self.want, budget_mib).map_err(|e| {
             Unanswered::JointOverBudget {
                 budget_mib,
                 placements: e.placements,
             }
         })?;
-        trace(&Event::JointSearch {
-            steps: solution.steps,
+        (self.trace)(&Event::JointSearch {
+            steps: found.steps,
             seconds: clock.elapsed().as_secs_f64(),
         });
-        Ok(solution)
-    };
-    let joint_allowed = k <= crate::parse::MAX_GHOSTS as usize;
-    let (horizons, test_first) = match method {
-        Method::JointSearch => return joint(budget_mib, trace),
-        Method::Auto
-            if joint_allowed
-                && (k <= JOINT_SEARCH_AGENTS
-                    || placements(grid.cell_count(), k) <= JOINT_SEARCH_PLACEMENTS) =>
-        {
-            return joint(budget_mib, trace);
-        }
-        Method::Auto => (Horizons::PlanThenCore, true),
-        Method::Horizons(h) => (h, true),
-        Method::HorizonsOnly(h) => (h, false),
-    };
-    let distance_bytes = (k as u64).saturating_mul(grid.cell_count() as u64 * 4);
-    if distance_bytes > budget {
-        return Err(over(format!(
-            "{} MiB for the distances of {k} agents",
-            distance_bytes.div_ceil(MIB)
-        )));
+        Ok(found)
     }
-    let instance = Instance::new(grid, starts, goals);
-    let never = Solution {
-        steps: None,
-        plan: None,
-        expanded: 0,
-    };
-    trace(&Event::LowerBound(instance.lower_bound()));
-    let Some(lower_bound) = instance.lower_bound() else {
-        return Ok(never);
-    };
-    if test_first && solvable::check(&instance) == solvable::Verdict::Never {
-        trace(&Event::NeverSolvable);
-        return Ok(never);
-    }
-    // Besides the search: the distances (again for the agents of a SAT core, which get an
-    // instance of their own), the map's numbering (4 bytes a square, 24 a cell) and the
-    // encoding's move table and scratch (29 bytes a cell).
-    let squares = (grid.height() as u64).saturating_mul(grid.width() as u64);
-    let map_bytes = squares * 4 + grid.cell_count() as u64 * (24 + 29);
-    let room = budget.saturating_sub(distance_bytes.saturating_mul(2).saturating_add(map_bytes));
-    let mut horizon = lower_bound;
-    let mut tried_cores: Vec<Vec<usize>> = Vec::new();
-    loop {
-        if horizon > lower_bound.saturating_add(HORIZONS_BEFORE_EXHAUSTIVE) && joint_allowed {
-            drop(instance);
-            return joint(budget_mib, trace);
-        }
-        if horizons != Horizons::SatOnly {
-            let need = constructive::memory_need(grid, horizon, k);
-            if need > room {
-                return Err(over(format!(
-                    "{} MiB for planning {k} agents over {horizon} steps",
-                    need.div_ceil(MIB)
-                )));
-            }
-            let clock = Instant::now();
-            let paths = constructive::plan_at(&instance, horizon, PLANNING_ATTEMPTS);
-            trace(&Event::Planning {
-                horizon,
-                found: paths.is_some(),
-                seconds: clock.elapsed().as_secs_f64(),
-            });
-            if let Some(paths) = paths {
-                return Ok(found(horizon, &paths, want_plan));
-            }
+
+    /// Step: prioritized planning at `horizon`; the paths when it finds a plan.
+    fn planning(
+        &mut self,
+        instance: &Instance<'_>,
+        horizon: u32,
+        room: u64,
+    ) -> Result<Option<Vec<Vec<u32>>>, Unanswered> {
+        let k = instance.starts.len();
+        let need = constructive::memory_need(instance.grid, horizon, k);
+        if need > room {
+            return Err(self.over(format!(
+                "{} MiB for planning {k} agents over {horizon} steps",
+                need.div_ceil(MIB)
+            )));
         }
         let clock = Instant::now();
-        let decision = if horizons == Horizons::PlanThenCore {
-            let max_variables = room / sat::BYTES_PER_VARIABLE;
-            let refined = refine::decide(&instance, horizon, max_variables).map_err(|e| {
-                over(format!(
-                    "about {} MiB for the SAT encoding of makespan {horizon} ({} variables)",
-                    e.variables
-                        .saturating_mul(sat::BYTES_PER_VARIABLE)
-                        .div_ceil(MIB),
-                    e.variables
-                ))
-            })?;
-            trace(&Event::Core {
-                horizon,
-                found: matches!(refined.decision, sat::Decision::Plan(_)),
-                agents: refined.core,
-                rounds: refined.rounds,
-                seconds: clock.elapsed().as_secs_f64(),
-            });
-            let small = refined.core_agents.len() <= CORE_JOINT_AGENTS;
-            if refined.decision == sat::Decision::Impossible
-                && small
-                && tried_cores.len() < CORE_JOINT_TRIES
-                && !tried_cores.contains(&refined.core_agents)
-            {
-                let joint_mib = (room / MIB / 2).min(CORE_JOINT_MIB);
-                let clock = Instant::now();
-                let optimum = core_optimum(grid, starts, goals, &refined.core_agents, joint_mib);
-                trace(&Event::CoreOptimum {
-                    horizon,
-                    agents: refined.core_agents.len(),
-                    steps: optimum.flatten(),
-                    fits: optimum.is_some(),
-                    seconds: clock.elapsed().as_secs_f64(),
-                });
-                match optimum {
-                    Some(None) => return Ok(never),
-                    // Every horizon below the core's optimum is impossible for the core,
-                    // so for the whole instance; the loop goes on from there.
-                    Some(Some(steps)) if steps > horizon + 1 => horizon = steps - 1,
-                    _ => {}
-                }
-                tried_cores.push(refined.core_agents);
-            }
-            refined.decision
-        } else {
-            let variables = sat::count_variables(&instance, horizon);
-            let need = variables.saturating_mul(sat::BYTES_PER_VARIABLE);
-            if need > room {
-                return Err(over(format!(
-                    "about {} MiB for the SAT encoding of makespan {horizon} ({variables} \
-                     variables)",
-                    need.div_ceil(MIB)
-                )));
-            }
-            let decision = sat::decide(&instance, horizon);
-            trace(&Event::Sat {
-                horizon,
-                found: matches!(decision, sat::Decision::Plan(_)),
-                variables,
-                seconds: clock.elapsed().as_secs_f64(),
-            });
-            decision
-        };
-        match decision {
-            sat::Decision::Plan(paths) => return Ok(found(horizon, &paths, want_plan)),
-            sat::Decision::Impossible => horizon += 1,
+        let paths = constructive::plan_at(instance, horizon, PLANNING_ATTEMPTS);
+        (self.trace)(&Event::Planning {
+            horizon,
+            found: paths.is_some(),
+            seconds: clock.elapsed().as_secs_f64(),
+        });
+        Ok(paths)
+    }
+
+    /// Step: the SAT decision at `horizon` on a growing core of agents; when a small core
+    /// has no plan, its own optimum by the joint search (a lower bound for the instance).
+    fn core_decision(
+        &mut self,
+        instance: &Instance<'_>,
+        horizon: u32,
+        room: u64,
+        tried_cores: &mut Vec<Vec<usize>>,
+    ) -> Result<Horizon, Unanswered> {
+        let clock = Instant::now();
+        let max_variables = room / sat::BYTES_PER_VARIABLE;
+        let refined = refine::decide(instance, horizon, max_variables).map_err(|e| {
+            self.over(format!(
+                "about {} MiB for the SAT encoding of makespan {horizon} ({} variables)",
+                e.variables
+                    .saturating_mul(sat::BYTES_PER_VARIABLE)
+                    .div_ceil(MIB),
+                e.variables
+            ))
+        })?;
+        (self.trace)(&Event::Core {
+            horizon,
+            found: matches!(refined.decision, sat::Decision::Plan(_)),
+            agents: refined.core,
+            rounds: refined.rounds,
+            seconds: clock.elapsed().as_secs_f64(),
+        });
+        if let sat::Decision::Plan(paths) = refined.decision {
+            return Ok(Horizon::Plan(paths));
+        }
+        let next = Horizon::Impossible { next: horizon + 1 };
+        if refined.core_agents.len() > CORE_JOINT_AGENTS
+            || tried_cores.len() >= CORE_JOINT_TRIES
+            || tried_cores.contains(&refined.core_agents)
+        {
+            return Ok(next);
+        }
+        self.check_time()?;
+        let joint_mib = (room / MIB / 2).min(CORE_JOINT_MIB);
+        let clock = Instant::now();
+        let optimum = core_optimum(instance, &refined.core_agents, joint_mib);
+        (self.trace)(&Event::CoreOptimum {
+            horizon,
+            agents: refined.core_agents.len(),
+            steps: optimum.flatten(),
+            fits: optimum.is_some(),
+            seconds: clock.elapsed().as_secs_f64(),
+        });
+        tried_cores.push(refined.core_agents);
+        Ok(match optimum {
+            Some(None) => Horizon::Never,
+            // Every horizon below the core's optimum is impossible for the core, so for
+            // the whole instance; the search goes on from there.
+            Some(Some(steps)) if steps > horizon + 1 => Horizon::Impossible { next: steps },
+            _ => next,
+        })
+    }
+
+    /// Step: the SAT decision at `horizon` on every agent.
+    fn sat_decision(
+        &mut self,
+        instance: &Instance<'_>,
+        horizon: u32,
+        room: u64,
+    ) -> Result<Horizon, Unanswered> {
+        let clock = Instant::now();
+        let variables = sat::count_variables(instance, horizon);
+        let need = variables.saturating_mul(sat::BYTES_PER_VARIABLE);
+        if need > room {
+            return Err(self.over(format!(
+                "about {} MiB for the SAT encoding of makespan {horizon} ({variables} \
+                 variables)",
+                need.div_ceil(MIB)
+            )));
+        }
+        let decision = sat::decide(instance, horizon);
+        (self.trace)(&Event::Sat {
+            horizon,
+            found: matches!(decision, sat::Decision::Plan(_)),
+            variables,
+            seconds: clock.elapsed().as_secs_f64(),
+        });
+        Ok(match decision {
+            sat::Decision::Plan(paths) => Horizon::Plan(paths),
+            sat::Decision::Impossible => Horizon::Impossible { next: horizon + 1 },
+        })
+    }
+
+    /// The solution of makespan `horizon` made of `paths` (every agent's cell at 0..=T).
+    fn found(&self, horizon: u32, paths: &[Vec<u32>]) -> Found {
+        Found {
+            steps: Some(horizon),
+            plan: match self.want {
+                Want::Plan => Some(constructive::to_placements(paths, horizon)),
+                Want::Steps => None,
+            },
+            expanded: 0,
         }
     }
 }
 
-/// The optimum of the agents `core` alone, by the joint search within `budget_mib` MiB:
-/// `Some(None)` when they cannot be solved at all, `None` when the search did not fit.
-fn core_optimum(
-    grid: &Grid,
-    starts: &[CellId],
-    goals: &[CellId],
-    core: &[usize],
-    budget_mib: u64,
-) -> Option<Option<u32>> {
-    let sub = Dataset {
-        grid: grid.clone(),
-        starts: core.iter().map(|&a| starts[a]).collect(),
-        homes: core.iter().map(|&a| goals[a]).collect(),
-        header_line: 1,
-    };
-    search::solve(&sub, false, budget_mib)
+/// The optimum of the agents `core` of `instance` alone, by the joint search within
+/// `budget_mib` MiB: `Some(None)` when they cannot be solved at all, `None` when the
+/// search did not fit.
+fn core_optimum(instance: &Instance<'_>, core: &[usize], budget_mib: u64) -> Option<Option<u32>> {
+    let sub = Dataset::from_checked_cells(
+        instance.grid.clone(),
+        core.iter().map(|&a| instance.starts[a]).collect(),
+        core.iter().map(|&a| instance.goals[a]).collect(),
+        1,
+    );
+    search::solve(&sub, Want::Steps, budget_mib)
         .ok()
-        .map(|solution| solution.steps)
-}
-
-/// The solution of makespan `horizon` made of `paths` (every agent's cell at 0..=T).
-fn found(horizon: u32, paths: &[Vec<u32>], want_plan: bool) -> Solution {
-    let plan: Option<Plan> = want_plan.then(|| constructive::to_placements(paths, horizon));
-    Solution {
-        steps: Some(horizon),
-        plan,
-        expanded: 0,
-    }
+        .map(|found| found.steps)
 }

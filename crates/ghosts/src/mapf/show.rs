@@ -6,7 +6,7 @@ use std::io;
 use grid_core::svg::{Colour, Mark, Picture, Place, Recording, Shape, Sprite};
 use grid_core::{CellId, Grid};
 
-use crate::search::Plan;
+use crate::dataset::Plan;
 
 /// Agent `i` as drawn: `a`-`z` for the first 26, `*` beyond.
 fn agent_char(i: usize) -> u8 {

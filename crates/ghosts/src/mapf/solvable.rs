@@ -39,7 +39,7 @@
 //! cells along a way through it; when that work passes [`PAIR_WORK`] (large open maps
 //! with many agents) the test does not decide and the searches do.
 
-use grid_core::bfs::UNREACHABLE;
+use grid_core::UNREACHABLE;
 use grid_core::{CellId, Grid};
 
 use super::Instance;

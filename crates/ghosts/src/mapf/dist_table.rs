@@ -1,0 +1,163 @@
+//! Lazy distances to each agent's goal: one breadth-first search per agent, from its goal,
+//! resumed only as far as the queries need.
+//!
+//! Why lazy: the fast planner ([`super::lacam`]) asks for distances near the agents'
+//! current cells, which on a large map with many agents is a small part of map x agents
+//! (a 642 x 578 map has 371,076 cells; a full table for 1000 agents would take 1.4 GiB).
+//! Each agent's search keeps its frontier and stops as soon as the asked cell has its
+//! distance; the next query resumes it. Distances live in pages of [`PAGE`] cells (cell
+//! numbers are in reading order, so a page is a piece of a row), allocated when the search
+//! first reaches one of their cells: memory follows the area the searches have covered.
+//!
+//! # Complexity
+//! Over the whole run, O(C) time per agent (each cell enters its search once), and
+//! O(C / [`PAGE`]) words per agent for the page index plus [`PAGE`] x 4 bytes per page
+//! reached. A query for a cell already reached is O(1).
+
+use std::collections::VecDeque;
+
+use grid_core::UNREACHABLE;
+use grid_core::{CellId, Grid};
+
+/// Cells per page of the distance store.
+pub const PAGE: usize = 256;
+
+/// Not yet reached by the agent's search (inside an allocated page).
+const UNSEEN: u32 = u32::MAX;
+
+/// One agent's resumable search.
+#[derive(Debug)]
+struct AgentSearch {
+    /// Per page: its distances, once the search has reached one of its cells.
+    pages: Vec<Option<Box<[u32; PAGE]>>>,
+    /// Cells reached whose neighbours are not yet reached (FIFO: the search's layers).
+    frontier: VecDeque<u32>,
+}
+
+impl AgentSearch {
+    #[inline]
+    fn get(&self, cell: u32) -> u32 {
+        match &self.pages[cell as usize / PAGE] {
+            Some(page) => page[cell as usize % PAGE],
+            None => UNSEEN,
+        }
+    }
+}
+
+/// Distances from every cell to every agent's goal, computed on demand.
+#[derive(Debug)]
+pub struct DistTable<'g> {
+    grid: &'g Grid,
+    agents: Vec<AgentSearch>,
+    /// Bytes held by the pages, page indexes and frontiers (as last counted).
+    bytes: u64,
+}
+
+impl<'g> DistTable<'g> {
+    /// The table for agents whose goals are `goals`; nothing is searched yet.
+    ///
+    /// # Complexity
+    /// O(K x C / [`PAGE`]) for the page indexes.
+    pub fn new(grid: &'g Grid, goals: &[CellId]) -> Self {
+        let pages = grid.cell_count().div_ceil(PAGE);
+        let mut table = DistTable {
+            grid,
+            agents: Vec::with_capacity(goals.len()),
+            bytes: 0,
+        };
+        for &goal in goals {
+            let mut search = AgentSearch {
+                pages: (0..pages).map(|_| None).collect(),
+                frontier: VecDeque::from([goal.index() as u32]),
+            };
+            table.bytes += (pages * 8) as u64 + 64;
+            set(&mut search, goal.index() as u32, 0, &mut table.bytes);
+            table.agents.push(search);
+        }
+        table
+    }
+
+    /// Steps from `cell` to agent `agent`'s goal, [`UNREACHABLE`] when there is no way.
+    ///
+    /// # Complexity
+    /// O(1) when the cell was reached before; else the search resumes until it reaches
+    /// it (amortised O(C) per agent over all queries).
+    #[inline]
+    pub fn get(&mut self, agent: usize, cell: CellId) -> u32 {
+        let cell = cell.index() as u32;
+        let known = self.agents[agent].get(cell);
+        if known != UNSEEN {
+            return known;
+        }
+        self.resume(agent, cell)
+    }
+
+    /// Resumes agent `agent`'s search until `cell` is reached or the search is over.
+    fn resume(&mut self, agent: usize, cell: u32) -> u32 {
+        let grid = self.grid;
+        let search = &mut self.agents[agent];
+        let before = search.frontier.capacity();
+        let mut answer = UNREACHABLE;
+        while let Some(v) = search.frontier.pop_front() {
+            let d = search.get(v) + 1;
+            for (_, u) in grid.neighbours(CellId::new(v as usize)) {
+                let u = u.index() as u32;
+                if search.get(u) == UNSEEN {
+                    set(search, u, d, &mut self.bytes);
+                    search.frontier.push_back(u);
+                }
+            }
+            if search.get(cell) != UNSEEN {
+                answer = search.get(cell);
+                break;
+            }
+        }
+        let after = search.frontier.capacity();
+        self.bytes = (self.bytes + 4 * after as u64).saturating_sub(4 * before as u64);
+        answer
+    }
+
+    /// Bytes held by the table now.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+/// Records distance `d` for `cell`, allocating its page when needed.
+fn set(search: &mut AgentSearch, cell: u32, d: u32, bytes: &mut u64) {
+    let page = search.pages[cell as usize / PAGE].get_or_insert_with(|| {
+        *bytes += (PAGE * 4) as u64;
+        Box::new([UNSEEN; PAGE])
+    });
+    page[cell as usize % PAGE] = d;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grid_core::rng::SplitMix64;
+
+    /// The lazy table agrees with the full breadth-first search, queried in random order.
+    #[test]
+    fn matches_full_search() {
+        let mut rng = SplitMix64::new(0xD157);
+        for _ in 0..200 {
+            let (h, w) = (rng.between(1, 30), rng.between(1, 30));
+            let grid = test_support::random_grid(&mut rng, h, w, 30);
+            if grid.cell_count() == 0 {
+                continue;
+            }
+            let goals: Vec<CellId> = (0..3)
+                .map(|_| CellId::new(rng.below(grid.cell_count())))
+                .collect();
+            let full: Vec<Vec<u32>> = goals.iter().map(|&g| grid.distances(g, None)).collect();
+            let mut lazy = DistTable::new(&grid, &goals);
+            for _ in 0..grid.cell_count() * 2 {
+                let a = rng.below(goals.len());
+                let cell = CellId::new(rng.below(grid.cell_count()));
+                assert_eq!(lazy.get(a, cell), full[a][cell.index()]);
+            }
+            assert!(lazy.bytes() > 0);
+        }
+    }
+}

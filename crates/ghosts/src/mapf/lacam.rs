@@ -1,0 +1,682 @@
+//! LaCAM* (Okumura, AAAI 2023 and IJCAI 2023): a fast first plan for many agents, then
+//! better ones, towards the optimal makespan.
+//!
+//! Why this method: prioritized planning ([`super::constructive`]) and the SAT decisions
+//! ([`super::sat`]) work at a fixed horizon over a (cell, time) table, which on a large map
+//! with hundreds of agents costs seconds before any plan exists, and nothing at all when
+//! the table does not fit. LaCAM searches configurations (one cell per agent) instead:
+//! each search node is a configuration, its successors come one at a time from
+//! [`super::pibt`] under *lazy constraints* (a low-level tree of "agent i goes to cell v"
+//! fixings, grown one agent per visit), so a node costs one PIBT step, not a branching
+//! factor of 5^K. A depth-first order finds a plan in about K x makespan PIBT calls on
+//! most benchmark instances.
+//!
+//! LaCAM* keeps searching after the first plan: each node carries its best known cost g
+//! (steps from the start) and the admissible h (the largest distance home), nodes with
+//! g + h no better than the incumbent are dropped, and when a configuration is reached
+//! again by a shorter way, the costs of everything reached from it are lowered
+//! (Dijkstra over the known edges), possibly shortening the incumbent. When the search
+//! space is exhausted, the incumbent is optimal (and with no plan, none exists: the
+//! low-level trees enumerate every legal successor).
+//!
+//! The caller owns the budget: [`Budget::stop`] is asked before every expansion, the
+//! memory the nodes and distances hold is counted against [`Budget::memory_bytes`], and
+//! the search ends at once when a plan reaches [`Budget::enough`] (the proven lower bound).
+//!
+//! # Complexity
+//! Per expansion, one PIBT step (O(K) distance queries) and O(K) for hashing and storing
+//! the configuration; memory O(K) per node plus O(depth) per low-level constraint, and
+//! the distances of [`super::dist_table`]. The number of expansions is exponential in the
+//! worst case (the problem is NP-hard), about the first plan's K x makespan / K = makespan
+//! nodes on sparse instances.
+
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use grid_core::UNREACHABLE;
+use grid_core::{CellId, Grid};
+
+use super::dist_table::DistTable;
+use super::pibt::{NONE, Noise, Pibt};
+use crate::moves::Options;
+
+/// One time in this many, a configuration met again sends the search back to the start
+/// instead of to the node met (LaCAM*'s random restarts, which keep the depth-first
+/// search from dwelling on one region).
+const RESTART_ONE_IN: u64 = 1000;
+
+/// Bytes a search node holds besides its K-sized arrays (counted against the budget).
+const NODE_OVERHEAD: u64 = 160;
+
+/// What the caller allows the search.
+pub struct Budget<'s> {
+    /// Bytes the nodes and distance tables may hold.
+    pub memory_bytes: u64,
+    /// Asked before every expansion: true ends the search with what it has.
+    pub stop: &'s mut dyn FnMut() -> bool,
+    /// A plan with at most this many steps ends the search (the proven lower bound:
+    /// nothing shorter exists).
+    pub enough: u32,
+    /// Seed of the tie breaks and restarts.
+    pub seed: u64,
+}
+
+/// Why the search ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// Every configuration was searched: the plan, if any, is optimal, and without a plan
+    /// no plan exists.
+    Exhausted,
+    /// A plan of [`Budget::enough`] steps was found.
+    Enough,
+    /// [`Budget::stop`] said so.
+    Stopped,
+    /// The next node would pass [`Budget::memory_bytes`].
+    OutOfMemory,
+}
+
+/// The search's answer: the best plan found and why it ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// Every agent's cell at times 0 (the starts) to T (the goals); `None` when no plan
+    /// was found.
+    pub configurations: Option<Vec<Vec<CellId>>>,
+    /// Why the search ended.
+    pub end: End,
+    /// Search nodes created.
+    pub nodes: usize,
+}
+
+impl Outcome {
+    /// Steps of the plan (its makespan), if one was found.
+    pub fn makespan(&self) -> Option<u32> {
+        self.configurations.as_ref().map(|c| c.len() as u32 - 1)
+    }
+}
+
+/// Index of a node in the search's arena.
+type NodeId = u32;
+
+/// A low-level constraint: the agents fixed so far and their cells, in the node's order.
+#[derive(Debug, Clone)]
+struct Constraint {
+    fixed: Vec<(u32, u32)>,
+}
+
+/// A configuration met by the search.
+#[derive(Debug)]
+struct Node {
+    configuration: Box<[u32]>,
+    /// The node this one's best known way comes from.
+    parent: NodeId,
+    /// Configurations met one step from this one (for lowering costs).
+    successors: Vec<NodeId>,
+    /// Best known steps from the start.
+    g: u32,
+    /// Largest distance home of any agent: a lower bound on the steps left.
+    h: u32,
+    /// Agents in PIBT's order (highest priority first).
+    order: Box<[u32]>,
+    /// PIBT priorities (grow while an agent is away from its goal).
+    priorities: Box<[f32]>,
+    /// Low-level constraints still to try.
+    tree: VecDeque<Constraint>,
+    /// The next node with the same configuration hash.
+    same_hash: NodeId,
+}
+
+impl Node {
+    fn f(&self) -> u32 {
+        self.g.saturating_add(self.h)
+    }
+}
+
+/// A hasher that passes a u64 through (the keys are already mixed hashes).
+#[derive(Default)]
+struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// A 64-bit hash of a configuration.
+fn hash(configuration: &[u32]) -> u64 {
+    let mut h: u64 = 0x243F_6A88_85A3_08D3;
+    for &v in configuration {
+        h = (h ^ u64::from(v)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^= h >> 29;
+    }
+    h
+}
+
+/// A plan for every agent from `starts` to `goals` on `grid` (distinct starts, distinct
+/// goals), as short in makespan as the budget allows.
+///
+/// # Complexity
+/// See the module documentation.
+pub fn plan(grid: &Grid, starts: &[CellId], goals: &[CellId], budget: &mut Budget<'_>) -> Outcome {
+    let options = Options::new(grid);
+    let mut search = Search::new(grid, &options, starts, goals, budget.seed);
+    search.run(budget)
+}
+
+/// The search's state.
+struct Search<'g> {
+    k: usize,
+    goals: Vec<u32>,
+    dist: DistTable<'g>,
+    pibt: Pibt<'g>,
+    noise: Noise,
+    nodes: Vec<Node>,
+    explored: HashMap<u64, NodeId, BuildHasherDefault<PassThrough>>,
+    open: Vec<NodeId>,
+    goal_node: Option<NodeId>,
+    bytes: u64,
+    /// Scratch: the candidate cells of a low-level expansion, the new configuration.
+    cells: Vec<u32>,
+    next: Vec<u32>,
+}
+
+impl<'g> Search<'g> {
+    fn new(
+        grid: &'g Grid,
+        options: &'g Options,
+        starts: &[CellId],
+        goals: &[CellId],
+        seed: u64,
+    ) -> Self {
+        let k = starts.len();
+        let mut search = Search {
+            k,
+            goals: goals.iter().map(|g| g.index() as u32).collect(),
+            dist: DistTable::new(grid, goals),
+            pibt: Pibt::new(options, grid.cell_count(), seed),
+            noise: Noise::new(seed ^ 0xA5A5_5A5A_0F0F_F0F0),
+            nodes: Vec::new(),
+            explored: HashMap::default(),
+            open: Vec::new(),
+            goal_node: None,
+            bytes: 0,
+            cells: Vec::new(),
+            next: Vec::new(),
+        };
+        let start: Box<[u32]> = starts.iter().map(|s| s.index() as u32).collect();
+        // Initial priorities: farther from home first (in [0, 1), so that one step away
+        // from home outweighs any distance).
+        let scale = (grid.cell_count() as f32 + 1.0).recip();
+        let priorities: Box<[f32]> = (0..k)
+            .map(|i| {
+                let d = search.dist.get(i, starts[i]);
+                if d == UNREACHABLE {
+                    0.0
+                } else {
+                    d as f32 * scale
+                }
+            })
+            .collect();
+        search.add_node(start, NONE, 0, priorities);
+        search
+    }
+
+    /// The largest distance home in `configuration` ([`UNREACHABLE`] when some agent has
+    /// no way home).
+    fn h(&mut self, configuration: &[u32]) -> u32 {
+        let mut h = 0;
+        for (i, &v) in configuration.iter().enumerate() {
+            h = h.max(self.dist.get(i, CellId::new(v as usize)));
+        }
+        h
+    }
+
+    /// Stores a new node and pushes it on the open stack.
+    fn add_node(
+        &mut self,
+        configuration: Box<[u32]>,
+        parent: NodeId,
+        g: u32,
+        priorities: Box<[f32]>,
+    ) -> NodeId {
+        let h = self.h(&configuration);
+        let mut order: Box<[u32]> = (0..self.k as u32).collect();
+        order.sort_by(|&a, &b| priorities[b as usize].total_cmp(&priorities[a as usize]));
+        let id = self.nodes.len() as NodeId;
+        let key = hash(&configuration);
+        let same_hash = self.explored.insert(key, id).unwrap_or(NONE);
+        self.bytes += NODE_OVERHEAD + 12 * self.k as u64 + 48;
+        self.nodes.push(Node {
+            configuration,
+            parent,
+            successors: Vec::new(),
+            g,
+            h,
+            order,
+            priorities,
+            tree: VecDeque::from([Constraint { fixed: Vec::new() }]),
+            same_hash,
+        });
+        if parent != NONE {
+            self.nodes[parent as usize].successors.push(id);
+        }
+        id
+    }
+
+    /// The node of `configuration`, if met before.
+    fn find(&self, configuration: &[u32]) -> Option<NodeId> {
+        let mut id = *self.explored.get(&hash(configuration))?;
+        while id != NONE {
+            let node = &self.nodes[id as usize];
+            if *node.configuration == *configuration {
+                return Some(id);
+            }
+            id = node.same_hash;
+        }
+        None
+    }
+
+    fn incumbent_f(&self) -> u32 {
+        self.goal_node
+            .map_or(u32::MAX, |n| self.nodes[n as usize].g)
+    }
+
+    fn run(&mut self, budget: &mut Budget<'_>) -> Outcome {
+        self.open.push(0);
+        if self.nodes[0].h == UNREACHABLE {
+            return self.outcome(End::Exhausted);
+        }
+        let end = loop {
+            let Some(&top) = self.open.last() else {
+                break End::Exhausted;
+            };
+            if (budget.stop)() {
+                break End::Stopped;
+            }
+            if self.bytes + self.dist.bytes() > budget.memory_bytes {
+                break End::OutOfMemory;
+            }
+            if self.goal_node.is_none() && *self.nodes[top as usize].configuration == *self.goals {
+                self.goal_node = Some(top);
+                if self.nodes[top as usize].g <= budget.enough {
+                    break End::Enough;
+                }
+            }
+            if self.nodes[top as usize].f() >= self.incumbent_f() {
+                self.open.pop();
+                continue;
+            }
+            let Some(constraint) = self.nodes[top as usize].tree.pop_front() else {
+                self.open.pop();
+                continue;
+            };
+            self.bytes = self
+                .bytes
+                .saturating_sub(48 + 8 * constraint.fixed.len() as u64);
+            self.expand_constraint(top, &constraint);
+            if !self.successor(top, &constraint) {
+                continue;
+            }
+            if self
+                .goal_node
+                .is_some_and(|n| self.nodes[n as usize].g <= budget.enough)
+            {
+                break End::Enough;
+            }
+        };
+        self.outcome(end)
+    }
+
+    /// Grows the low-level tree of `node` below `constraint`: the next agent in the
+    /// node's order fixed on each of its cells (in random order).
+    fn expand_constraint(&mut self, node: NodeId, constraint: &Constraint) {
+        let depth = constraint.fixed.len();
+        if depth >= self.k {
+            return;
+        }
+        let n = &self.nodes[node as usize];
+        let agent = n.order[depth];
+        let here = n.configuration[agent as usize];
+        let mut cells = std::mem::take(&mut self.cells);
+        cells.clear();
+        cells.extend_from_slice(self.pibt.options().of(here));
+        self.noise.shuffle(&mut cells);
+        for &v in &cells {
+            let mut fixed = Vec::with_capacity(depth + 1);
+            fixed.extend_from_slice(&constraint.fixed);
+            fixed.push((agent, v));
+            self.bytes += 48 + 8 * fixed.len() as u64;
+            self.nodes[node as usize]
+                .tree
+                .push_back(Constraint { fixed });
+        }
+        self.cells = cells;
+    }
+
+    /// The configuration PIBT makes from `node` under `constraint`, added to the search
+    /// (or, when met before, the costs lowered through it). False when PIBT found none.
+    fn successor(&mut self, node: NodeId, constraint: &Constraint) -> bool {
+        let mut next = std::mem::take(&mut self.next);
+        let n = &self.nodes[node as usize];
+        let ok = self.pibt.step(
+            &mut self.dist,
+            &n.configuration,
+            &n.order,
+            &constraint.fixed,
+            &mut next,
+        );
+        if ok {
+            match self.find(&next) {
+                Some(known) => {
+                    self.lower_costs(node, known);
+                    let again = if self.noise.next_u64() % RESTART_ONE_IN == 0 {
+                        0
+                    } else {
+                        known
+                    };
+                    if self.nodes[again as usize].f() < self.incumbent_f() {
+                        self.open.push(again);
+                    }
+                }
+                None => {
+                    let parent = &self.nodes[node as usize];
+                    let g = parent.g + 1;
+                    let priorities: Box<[f32]> = parent
+                        .priorities
+                        .iter()
+                        .zip(next.iter().zip(&self.goals))
+                        .map(|(&p, (&v, &goal))| if v == goal { p - p.floor() } else { p + 1.0 })
+                        .collect();
+                    let id = self.add_node(next.as_slice().into(), node, g, priorities);
+                    let new = &self.nodes[id as usize];
+                    if *new.configuration == *self.goals {
+                        self.improve_goal(id);
+                    }
+                    if self.nodes[id as usize].f() < self.incumbent_f()
+                        || self.goal_node == Some(id)
+                    {
+                        self.open.push(id);
+                    }
+                }
+            }
+        }
+        self.next = next;
+        ok
+    }
+
+    /// Takes `id` (a goal configuration) as the incumbent when it is the first or shorter.
+    fn improve_goal(&mut self, id: NodeId) {
+        if self
+            .goal_node
+            .is_none_or(|n| self.nodes[id as usize].g <= self.nodes[n as usize].g)
+        {
+            self.goal_node = Some(id);
+        }
+    }
+
+    /// Records the edge `from` -> `to` and lowers the costs of every node reached from
+    /// `from` where the new edge gives a shorter way (Dijkstra with unit steps: a FIFO).
+    fn lower_costs(&mut self, from: NodeId, to: NodeId) {
+        if !self.nodes[from as usize].successors.contains(&to) {
+            self.nodes[from as usize].successors.push(to);
+            self.bytes += 4;
+        }
+        let mut queue = VecDeque::from([from]);
+        while let Some(n) = queue.pop_front() {
+            let g = self.nodes[n as usize].g + 1;
+            for s in 0..self.nodes[n as usize].successors.len() {
+                let m = self.nodes[n as usize].successors[s];
+                if g < self.nodes[m as usize].g {
+                    let node = &mut self.nodes[m as usize];
+                    node.g = g;
+                    node.parent = n;
+                    queue.push_back(m);
+                    if *node.configuration == *self.goals {
+                        self.improve_goal(m);
+                    }
+                    if self.nodes[m as usize].f() < self.incumbent_f() {
+                        self.open.push(m);
+                    }
+                }
+            }
+        }
+    }
+
+    fn outcome(&self, end: End) -> Outcome {
+        let configurations = self.goal_node.map(|goal| {
+            let mut path = Vec::new();
+            let mut n = goal;
+            while n != NONE {
+                let node = &self.nodes[n as usize];
+                path.push(
+                    node.configuration
+                        .iter()
+                        .map(|&v| CellId::new(v as usize))
+                        .collect(),
+                );
+                n = node.parent;
+            }
+            path.reverse();
+            path
+        });
+        Outcome {
+            configurations,
+            end,
+            nodes: self.nodes.len(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mapf::{self, Method};
+    use grid_core::rng::SplitMix64;
+
+    /// Why `configurations` is not a legal plan from `starts` to `goals` (None: legal).
+    fn illegal(
+        grid: &Grid,
+        starts: &[CellId],
+        goals: &[CellId],
+        configurations: &[Vec<CellId>],
+    ) -> Option<String> {
+        if configurations.first().map(Vec::as_slice) != Some(starts) {
+            return Some("does not begin at the starts".into());
+        }
+        if configurations.last().map(Vec::as_slice) != Some(goals) {
+            return Some("does not end at the goals".into());
+        }
+        for (t, pair) in configurations.windows(2).enumerate() {
+            let (now, next) = (&pair[0], &pair[1]);
+            for i in 0..now.len() {
+                let adjacent =
+                    now[i] == next[i] || grid.neighbours(now[i]).any(|(_, c)| c == next[i]);
+                if !adjacent {
+                    return Some(format!("agent {i} jumps at step {t}"));
+                }
+                for j in i + 1..now.len() {
+                    if next[i] == next[j] {
+                        return Some(format!("agents {i} and {j} meet at step {}", t + 1));
+                    }
+                    if next[i] == now[j] && next[j] == now[i] {
+                        return Some(format!("agents {i} and {j} swap at step {t}"));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn random_instance(
+        rng: &mut SplitMix64,
+        dense: bool,
+    ) -> Option<(Grid, Vec<CellId>, Vec<CellId>)> {
+        let (h, w) = (rng.between(1, 6), rng.between(2, 6));
+        let walls = rng.between(0, 35) as u32;
+        let grid = test_support::random_grid(rng, h, w, walls);
+        let cells = grid.cell_count();
+        if cells < 2 {
+            return None;
+        }
+        let k = if dense {
+            rng.between(cells.saturating_sub(2).max(1), cells - 1)
+        } else {
+            rng.between(1, (cells / 2).max(1))
+        }
+        .min(6);
+        let mut all: Vec<CellId> = grid.cells().collect();
+        rng.shuffle(&mut all);
+        let starts = all[..k].to_vec();
+        rng.shuffle(&mut all);
+        let goals = all[..k].to_vec();
+        Some((grid, starts, goals))
+    }
+
+    fn run(
+        grid: &Grid,
+        starts: &[CellId],
+        goals: &[CellId],
+        expansions: usize,
+        enough: u32,
+    ) -> Outcome {
+        let mut count = 0;
+        let mut stop = || {
+            count += 1;
+            count > expansions
+        };
+        plan(
+            grid,
+            starts,
+            goals,
+            &mut Budget {
+                memory_bytes: 256 << 20,
+                stop: &mut stop,
+                enough,
+                seed: 7,
+            },
+        )
+    }
+
+    /// On thousands of small random instances, sparse and dense: every plan is legal and
+    /// no shorter than the optimum; an exhausted search gives the optimum, or no plan
+    /// exactly when none exists; an unsolvable instance never gets a plan.
+    #[test]
+    fn plans_are_legal_and_never_beat_the_optimum() {
+        let mut rng = SplitMix64::new(0x1ACA_0001);
+        let (mut planned, mut optimal, mut exhausted_none, mut unsolvable) = (0, 0, 0, 0);
+        for case in 0..1200 {
+            let Some((grid, starts, goals)) = random_instance(&mut rng, case % 3 == 0) else {
+                continue;
+            };
+            let exact = mapf::solve(
+                &grid,
+                &starts,
+                &goals,
+                crate::dataset::Want::Steps,
+                256,
+                Method::Auto,
+            )
+            .unwrap()
+            .steps;
+            let outcome = run(&grid, &starts, &goals, 5_000, 0);
+            let context = format!(
+                "case {case}: {grid:?} {starts:?} -> {goals:?}, exact {exact:?}, {outcome:?}"
+            );
+            match (&outcome.configurations, exact) {
+                (Some(configurations), Some(optimum)) => {
+                    planned += 1;
+                    assert_eq!(
+                        illegal(&grid, &starts, &goals, configurations),
+                        None,
+                        "{context}"
+                    );
+                    let makespan = outcome.makespan().unwrap();
+                    assert!(makespan >= optimum, "{context}");
+                    if outcome.end == End::Exhausted {
+                        assert_eq!(makespan, optimum, "{context}");
+                        optimal += 1;
+                    }
+                }
+                (Some(_), None) => panic!("a plan on an unsolvable instance: {context}"),
+                (None, None) => {
+                    unsolvable += 1;
+                    if outcome.end == End::Exhausted {
+                        exhausted_none += 1;
+                    }
+                }
+                (None, Some(_)) => {
+                    assert_ne!(outcome.end, End::Exhausted, "{context}");
+                }
+            }
+        }
+        // Seen at this seed: 934 plans (670 from an exhausted search), 241 unsolvable
+        // (224 of them exhausted).
+        assert!(
+            planned > 800 && optimal > 550,
+            "{planned} plans, {optimal} optimal"
+        );
+        assert!(
+            unsolvable > 150 && exhausted_none > 150,
+            "{unsolvable} unsolvable, {exhausted_none} exhausted"
+        );
+    }
+
+    /// A search told that the optimum is enough ends as soon as it has it, with it.
+    #[test]
+    fn ends_at_the_bound() {
+        let mut rng = SplitMix64::new(0x1ACA_0002);
+        let mut reached = 0;
+        for case in 0..500 {
+            let Some((grid, starts, goals)) = random_instance(&mut rng, false) else {
+                continue;
+            };
+            let Some(optimum) = mapf::solve(
+                &grid,
+                &starts,
+                &goals,
+                crate::dataset::Want::Steps,
+                256,
+                Method::Auto,
+            )
+            .unwrap()
+            .steps
+            else {
+                continue;
+            };
+            let outcome = run(&grid, &starts, &goals, 100_000, optimum);
+            if outcome.end == End::Enough {
+                reached += 1;
+                assert_eq!(outcome.makespan(), Some(optimum), "case {case}");
+            } else {
+                assert_ne!(
+                    outcome.end,
+                    End::Exhausted,
+                    "case {case}: exhausted without the optimum"
+                );
+            }
+        }
+        assert!(reached > 300, "{reached}");
+    }
+
+    /// Dense rings and corridors: the plan stays legal where PIBT must rotate and
+    /// backtrack; with no budget left the search stops with what it has.
+    #[test]
+    fn stops_when_told() {
+        let grid = Grid::new(3, 3, |_, _| true);
+        let starts: Vec<CellId> = (0..8).map(CellId::new).collect();
+        let goals: Vec<CellId> = (1..9).rev().map(CellId::new).collect();
+        let outcome = run(&grid, &starts, &goals, 0, 0);
+        assert_eq!(outcome.end, End::Stopped);
+        assert_eq!(outcome.configurations, None);
+        let outcome = run(&grid, &starts, &goals, 1_000_000, 0);
+        let configurations = outcome.configurations.as_ref().unwrap();
+        assert_eq!(illegal(&grid, &starts, &goals, configurations), None);
+    }
+}

@@ -1,0 +1,403 @@
+//! The library's front door: the [`Options`] of one solve, the [`Solution`] it returns,
+//! the [`SolveError`] of a limit, and [`solve`] for any [`Problem`] (a UVa
+//! [`Dataset`] or a MovingAI [`Benchmark`]).
+//!
+//! Why a layer of its own: the methods below it (the joint A*, the many-agent driver)
+//! speak in cell numbers and internal answers; a caller wants an answer that cannot be
+//! misread. This is the one place where the driver's outcome becomes the caller's (`impl
+//! From<Unanswered> for SolveError`), and where the map's own tables are checked against
+//! the budget before anything is allocated.
+
+use std::fmt;
+use std::time::Duration;
+
+use grid_core::limits::{DEFAULT_MEMORY_MIB, MIB};
+
+use crate::benchmark::Benchmark;
+use crate::dataset::{Dataset, Plan, Want};
+use crate::mapf::{self, Agents, Event, Limits, Unanswered};
+use crate::parse::{BYTES_PER_CELL, BYTES_PER_CELL_PER_GHOST};
+use crate::search::Found;
+
+/// What one solve computes, how far it may go, and who hears of its progress.
+///
+/// Build it from the default and change what you need, so that options added later
+/// (such as the objective) keep the defaults:
+/// ```
+/// let options = ghosts::Options { plan: true, ..ghosts::Options::default() };
+/// assert_eq!(options.memory_mib, ghosts::DEFAULT_MEMORY_MIB);
+/// ```
+#[derive(Clone, Copy)]
+pub struct Options<'a> {
+    /// Also find one optimal plan ([`Solution::plan`]).
+    pub plan: bool,
+    /// Memory the search may use, in MiB (`--memory-mib`).
+    pub memory_mib: u64,
+    /// Wall time the solve may take, checked between the steps of the search (a step
+    /// under way, such as one SAT decision, finishes first); `None`: no limit.
+    pub time_limit: Option<Duration>,
+    /// Told every step of the search as it is decided ([`Event`]); `None`: nobody.
+    /// The binary's `--verbose` prints them on standard error.
+    pub trace: Option<&'a dyn Fn(&Event)>,
+}
+
+impl Default for Options<'_> {
+    /// No plan, [`DEFAULT_MEMORY_MIB`], no time limit, no trace.
+    fn default() -> Self {
+        Options {
+            plan: false,
+            memory_mib: DEFAULT_MEMORY_MIB,
+            time_limit: None,
+            trace: None,
+        }
+    }
+}
+
+impl fmt::Debug for Options<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Options")
+            .field("plan", &self.plan)
+            .field("memory_mib", &self.memory_mib)
+            .field("time_limit", &self.time_limit)
+            .field("trace", &self.trace.map(|_| "a sink"))
+            .finish()
+    }
+}
+
+/// The answer for a solvable problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solution {
+    steps: u32,
+    plan: Option<Plan>,
+    expanded: usize,
+}
+
+impl Solution {
+    /// The fewest steps that bring every ghost (agent) home: the length of the plan when
+    /// there is one.
+    pub fn steps(&self) -> u32 {
+        self.plan
+            .as_ref()
+            .and_then(|plan| u32::try_from(plan.len()).ok())
+            .unwrap_or(self.steps)
+    }
+
+    /// When [`Options::plan`] asked for it: the placement after each step (every ghost's
+    /// cell, in letter or scenario order), the last one with every ghost home; `steps()`
+    /// long.
+    pub fn plan(&self) -> Option<&Plan> {
+        self.plan.as_ref()
+    }
+
+    /// Whether [`Solution::steps`] is proven to be the fewest. Always `true` today: every
+    /// answer is a proof (an anytime answer, past a limit, would say `false`).
+    pub fn is_proven(&self) -> bool {
+        true
+    }
+
+    /// The proven lower bound on the fewest steps: [`Solution::steps`] itself when
+    /// [`Solution::is_proven`].
+    pub fn lower_bound(&self) -> u32 {
+        self.steps()
+    }
+
+    /// Placements the joint search expanded (0 when another method answered): a measure
+    /// of its work, for benchmarks.
+    pub fn expanded(&self) -> usize {
+        self.expanded
+    }
+}
+
+/// Why [`solve`] gave up: a limit was reached with nothing to show.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolveError {
+    /// The next step of the search would pass [`Options::memory_mib`].
+    #[error("the search needs more than the memory budget of {budget_mib} MiB ({detail})")]
+    Memory {
+        /// The budget, in MiB.
+        budget_mib: u64,
+        /// What ran out, in words (for example "the search ran out after storing 123
+        /// placements", or "about 40 MiB for the SAT encoding of makespan 38 (27000
+        /// variables)").
+        detail: String,
+    },
+    /// [`Options::time_limit`] passed.
+    #[error("the search took longer than the time limit of {limit:?}")]
+    Time {
+        /// The limit.
+        limit: Duration,
+    },
+}
+
+impl From<Unanswered> for SolveError {
+    fn from(unanswered: Unanswered) -> SolveError {
+        match unanswered {
+            Unanswered::OverBudget { budget_mib, detail } => {
+                SolveError::Memory { budget_mib, detail }
+            }
+            Unanswered::JointOverBudget {
+                budget_mib,
+                placements,
+            } => SolveError::Memory {
+                budget_mib,
+                detail: format!(
+                    "the search ran out after storing {placements} placement{}",
+                    if placements == 1 { "" } else { "s" }
+                ),
+            },
+            Unanswered::Time { limit } => SolveError::Time { limit },
+        }
+    }
+}
+
+/// A problem [`solve`] takes: a [`Dataset`] or a [`Benchmark`].
+pub trait Problem: sealed::Problem {}
+
+impl Problem for Dataset {}
+impl Problem for Benchmark {}
+
+/// The crate's side of [`Problem`], out of a caller's reach.
+mod sealed {
+    use super::{Event, Found, Limits, SolveError, Want};
+
+    /// How the driver is run on a problem.
+    pub trait Problem {
+        /// The driver's answer for this problem.
+        fn answer(
+            &self,
+            want: Want,
+            limits: Limits,
+            trace: &mut dyn FnMut(&Event),
+        ) -> Result<Found, SolveError>;
+    }
+}
+
+impl sealed::Problem for Dataset {
+    fn answer(
+        &self,
+        want: Want,
+        limits: Limits,
+        trace: &mut dyn FnMut(&Event),
+    ) -> Result<Found, SolveError> {
+        let grid = self.grid();
+        let per_cell = BYTES_PER_CELL + BYTES_PER_CELL_PER_GHOST * self.ghost_count() as u64;
+        let need = (grid.height() as u64)
+            .saturating_mul(grid.width() as u64)
+            .saturating_mul(per_cell);
+        if need > limits.budget_mib.saturating_mul(MIB) {
+            return Err(SolveError::Memory {
+                budget_mib: limits.budget_mib,
+                detail: format!(
+                    "about {} MiB for the tables sized by the map",
+                    need.div_ceil(MIB)
+                ),
+            });
+        }
+        let agents = Agents {
+            grid,
+            starts: self.starts(),
+            goals: self.homes(),
+            dataset: Some(self),
+        };
+        Ok(mapf::solve_agents(agents, want, limits, trace)?)
+    }
+}
+
+impl sealed::Problem for Benchmark {
+    fn answer(
+        &self,
+        want: Want,
+        limits: Limits,
+        trace: &mut dyn FnMut(&Event),
+    ) -> Result<Found, SolveError> {
+        // The map's tables were checked against the budget when it was read.
+        let agents = Agents {
+            grid: self.grid(),
+            starts: self.starts(),
+            goals: self.goals(),
+            dataset: None,
+        };
+        Ok(mapf::solve_agents(agents, want, limits, trace)?)
+    }
+}
+
+/// The fewest steps that bring every ghost (agent) of `problem` home, all moving at once,
+/// and with [`Options::plan`] one optimal plan; `Ok(None)` when they can never all be
+/// home.
+///
+/// # Examples
+/// ```
+/// let text = "5 3 1\n#####\n#a A#\n#####\n";
+/// let problem: ghosts::Dataset = text.parse()?;
+/// let answer = ghosts::solve(&problem, &ghosts::Options::default())?;
+/// match answer {
+///     Some(solution) => assert_eq!(solution.steps(), 2),
+///     None => unreachable!("ghost a can walk home"),
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+/// With the plan, and every step of the search told to a sink:
+/// ```
+/// use std::cell::RefCell;
+///
+/// let problem: ghosts::Dataset = "4 3 2\n####\n#aA#\n#Bb#\n".parse()?;
+/// let events = RefCell::new(Vec::new());
+/// let sink = |event: &ghosts::Event| events.borrow_mut().push(event.to_string());
+/// let options = ghosts::Options { plan: true, trace: Some(&sink), ..Default::default() };
+/// let solution = ghosts::solve(&problem, &options)?.expect("solvable");
+/// assert_eq!(solution.steps(), 1);
+/// assert_eq!(solution.plan().map(Vec::len), Some(1));
+/// assert!(solution.is_proven());
+/// assert_eq!(events.borrow().len(), 1); // settled by the joint search
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`SolveError::Memory`] when the map's tables alone would not fit in
+/// [`Options::memory_mib`] (checked before anything is allocated), or when the next step
+/// of the search would pass it; [`SolveError::Time`] past [`Options::time_limit`].
+///
+/// # Complexity
+/// Few ghosts on a small map: an A* over joint placements with exact pair distances,
+/// O(E x 5^n) for E expansions (at most C^n for C cells, far fewer in practice). More:
+/// horizons from the lower bound, each settled by prioritized planning (O(K x C x T)) or
+/// a SAT decision on a core of agents; `docs/ghosts.md` and `docs/mapf.md` have the
+/// details and the measurements.
+pub fn solve<P: Problem>(
+    problem: &P,
+    options: &Options<'_>,
+) -> Result<Option<Solution>, SolveError> {
+    let want = if options.plan {
+        Want::Plan
+    } else {
+        Want::Steps
+    };
+    let limits = Limits {
+        budget_mib: options.memory_mib,
+        time_limit: options.time_limit,
+    };
+    let mut trace = |event: &Event| {
+        if let Some(sink) = options.trace {
+            sink(event);
+        }
+    };
+    let found = problem.answer(want, limits, &mut trace)?;
+    Ok(found.steps.map(|steps| Solution {
+        steps,
+        plan: found.plan,
+        expanded: found.expanded,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grid_core::Grid;
+
+    fn room() -> Grid {
+        // ####
+        // #  #
+        // ## #
+        let rows = ["####", "#  #", "## #"];
+        Grid::new(3, 4, |r, c| rows[r].as_bytes()[c] != b'#')
+    }
+
+    #[test]
+    fn the_constructor_refuses_what_the_format_cannot_hold() {
+        let e = |starts: &[(usize, usize)], homes: &[(usize, usize)]| {
+            Dataset::new(room(), starts, homes).unwrap_err().to_string()
+        };
+        assert_eq!(
+            e(&[(1, 1)], &[]),
+            "1 starts but 0 homes: every ghost needs one of each"
+        );
+        assert_eq!(e(&[(1, 1)], &[(2, 1)]), "the home 'A': (2, 1) is a wall");
+        assert_eq!(
+            e(&[(1, 1), (3, 2)], &[(1, 2), (2, 2)]),
+            "the start of ghost 'b': (3, 2) is outside the 3 x 4 grid"
+        );
+        assert_eq!(
+            e(&[(1, 1), (1, 2)], &[(2, 2), (2, 2)]),
+            "the home 'A' and the home 'B' are both at (2, 2)"
+        );
+        let many = vec![(1, 1); 27];
+        assert_eq!(
+            e(&many, &many),
+            "27 ghosts, above the limit of 26 (one per letter a-z)"
+        );
+        // A start may be a home (the text format cannot write it; the search does not
+        // mind): b must leave a's home, a follows it.
+        let d = Dataset::new(room(), &[(1, 1), (1, 2)], &[(1, 2), (2, 2)]).unwrap();
+        assert_eq!(d.ghost_count(), 2);
+        assert_eq!(d.grid().position(d.starts()[1]), (1, 2));
+        assert_eq!(
+            solve(&d, &Options::default()).unwrap().map(|s| s.steps()),
+            Some(1)
+        );
+    }
+
+    #[test]
+    fn built_and_parsed_datasets_agree_and_solve_alike() {
+        let built = Dataset::new(room(), &[(1, 1)], &[(2, 2)]).unwrap();
+        let parsed: Dataset = "4 3 1\n####\n#a #\n##A#\n".parse().unwrap();
+        assert_eq!(built, parsed);
+        let options = Options::default();
+        let steps = |d: &Dataset| solve(d, &options).unwrap().map(|s| s.steps());
+        assert_eq!(steps(&built), steps(&parsed));
+        assert_eq!(steps(&built), Some(2));
+    }
+
+    #[test]
+    fn parsing_wants_exactly_one_dataset() {
+        let e = |text: &str| text.parse::<Dataset>().unwrap_err().to_string();
+        assert_eq!(
+            e("\n"),
+            "line 1, column 1: this case has no dataset before the end or the terminator `0 0 0`"
+        );
+        assert_eq!(
+            e("3 1 1\naA \n3 1 1\naA \n"),
+            "line 3, column 1: expected the end of the text (it holds one dataset), found a \
+             second dataset"
+        );
+        assert!("3 1 1\naA \n0 0 0\n".parse::<Dataset>().is_ok());
+    }
+
+    #[test]
+    fn a_tiny_budget_is_a_typed_error() {
+        let d: Dataset = "5 2 2\nab   \n   BA\n".parse().unwrap();
+        let options = |memory_mib| Options {
+            memory_mib,
+            ..Options::default()
+        };
+        assert_eq!(
+            solve(&d, &options(0)),
+            Err(SolveError::Memory {
+                budget_mib: 0,
+                detail: "about 1 MiB for the tables sized by the map".to_owned()
+            })
+        );
+        // 26 ghosts crossing an open room: the tables fit, and so does the many-agent
+        // search (the joint A* would not: its placements pass 1 MiB).
+        let crowd = |width: usize, height: usize| -> Dataset {
+            let mut rows = vec![" ".repeat(width); height];
+            rows[0] = ('a'..='z').chain(" ".repeat(width - 26).chars()).collect();
+            rows[height - 1] = " "
+                .repeat(width - 26)
+                .chars()
+                .chain(('A'..='Z').rev())
+                .collect();
+            format!("{width} {height} 26\n{}\n", rows.join("\n"))
+                .parse()
+                .unwrap()
+        };
+        let small = crowd(30, 10);
+        let found = solve(&small, &options(1)).unwrap().map(|s| s.steps());
+        assert!(found.is_some_and(|steps| steps >= 9 + 25), "{found:?}");
+        // In a room of 100 x 40 the planning tables ((T + 1) x cells x 8 bytes) do not.
+        assert!(matches!(
+            solve(&crowd(100, 40), &options(1)),
+            Err(SolveError::Memory { budget_mib: 1, .. })
+        ));
+    }
+}
