@@ -110,8 +110,8 @@ pub mod internals {
     /// The many-agent methods and their driver.
     pub mod mapf {
         pub use crate::mapf::{
-            Event, Horizons, Instance, Method, Unanswered, constructive, refine, sat, solvable,
-            solve, solve_traced,
+            Event, Horizons, Instance, Method, Unanswered, constructive, refine, sat, soc,
+            solvable, solve, solve_traced,
         };
     }
 }

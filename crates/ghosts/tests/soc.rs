@@ -11,8 +11,8 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 use ghosts::Dataset;
-use ghosts::mapf::soc::{self, Techniques};
-use ghosts::plan::check_plan;
+use ghosts::internals::check_plan;
+use ghosts::internals::mapf::soc::{self, Techniques};
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Grid};
 use test_support::random_grid;
