@@ -49,12 +49,28 @@ fn check(input: &[u8], metric: Metric) -> bool {
         if answer == "-1" || answer.starts_with("unknown: ") {
             continue;
         }
-        let mut fields = answer.split(' ');
+        // `PUSHES MOVES LURD` (proven), or `unproven: PUSHES MOVES LURD >= LB` (a legal
+        // solution with a proven lower bound on the metric's first key).
+        let (proven, rest) = match answer.strip_prefix("unproven: ") {
+            Some(rest) => (false, rest),
+            None => (true, answer),
+        };
+        let mut fields = rest.split(' ');
         let pushes: u32 = fields.next().unwrap().parse().unwrap();
         let moves: u32 = fields.next().unwrap().parse().unwrap();
         let lurd = fields.next().unwrap_or("");
         let counts = verify(level, lurd).unwrap_or_else(|e| panic!("{answer}: {e}"));
         assert_eq!((counts.pushes, counts.moves), (pushes, moves));
+        if !proven {
+            assert_eq!(fields.next(), Some(">="), "{answer}");
+            let bound: u32 = fields.next().unwrap().parse().unwrap();
+            let first_key = match metric {
+                Metric::Pushes => pushes,
+                Metric::Moves => moves,
+            };
+            assert!(bound <= first_key, "{answer}");
+        }
+        assert_eq!(fields.next(), None, "{answer}");
     }
     malformed == 0
 }
