@@ -23,11 +23,16 @@ fn rounds() -> usize {
         .unwrap_or(3000)
 }
 
-/// The `.map` files of the testdata.
+/// The `.map` files of the testdata (the fixtures, the cases and the bad cases).
 fn corpus() -> Vec<Vec<u8>> {
     let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
     let mut files = Vec::new();
-    for dir in [testdata.join("ghosts"), testdata.join("bad/ghosts")] {
+    let dirs = [
+        testdata.join("fixtures/ghosts"),
+        testdata.join("ghosts"),
+        testdata.join("bad/ghosts"),
+    ];
+    for dir in dirs {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "map") {
