@@ -262,8 +262,7 @@ fn two_agents_swapping_ends_of_a_ring_go_opposite_ways() {
 #[test]
 fn a_tree_the_up_front_test_calls_unsolvable_is_solved() {
     // An I-beam of 7 cells, 5 agents: the ends of the bottom row trade places through the
-    // stem. The up-front -1 test answers `Never` here (a fault of that test, left to its
-    // owner); the sum of costs follows the makespan solver's verdict instead.
+    // stem. The up-front -1 test once answered `Never` here (tests/solvable.rs pins it).
     let grid = Grid::new(3, 3, |r, c| r != 1 || c == 1);
     let id = CellId::new;
     let starts = [id(0), id(6), id(5), id(4), id(1)];
