@@ -54,6 +54,12 @@ fn check_picture(dataset: &Dataset) -> usize {
         .map(|(i, at)| (at, Some(char::from(b'A' + i as u8).to_string())))
         .collect();
     assert_eq!(drawing.marks, homes, "homes marked with their letters");
+    assert!(drawing.rings.is_empty(), "ghosts' homes have no ring");
+    assert_eq!(
+        drawing.captions.len(),
+        drawing.frames,
+        "a step counter per frame"
+    );
     assert_eq!(drawing.sprites.len(), n);
     let expected_frames = match &solution {
         Some(solution) => {
@@ -283,4 +289,86 @@ fn the_pictures_in_docs_are_up_to_date() {
              < testdata/fixtures/ghosts/uva1601-sample.in` and commit the result"
         );
     }
+}
+
+/// A cell of a MovingAI map, as the scenario writes it: (x, y).
+type Xy = (usize, usize);
+
+/// Runs `--map --scen --svg` on a map of `rows` and the agents `(start, goal)`, and reads
+/// back the picture.
+fn mapf_picture(
+    name: &str,
+    rows: &[&str],
+    agents: &[(Xy, Xy)],
+) -> test_support::svg_reading::Drawing {
+    let dir = scratch_dir(name);
+    let (height, width) = (rows.len(), rows[0].len());
+    let map = format!(
+        "type octile\nheight {height}\nwidth {width}\nmap\n{}\n",
+        rows.join("\n")
+    );
+    let mut scen = "version 1\n".to_owned();
+    for &((sx, sy), (gx, gy)) in agents {
+        scen.push_str(&format!(
+            "0\tm.map\t{width}\t{height}\t{sx}\t{sy}\t{gx}\t{gy}\t2\n"
+        ));
+    }
+    std::fs::write(dir.join("m.map"), map).unwrap();
+    std::fs::write(dir.join("m.scen"), scen).unwrap();
+    let file = dir.join("m.svg");
+    let (map, scen) = (dir.join("m.map"), dir.join("m.scen"));
+    let out = run_binary(
+        &[
+            "--map",
+            map.to_str().unwrap(),
+            "--scen",
+            scen.to_str().unwrap(),
+            "--svg",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    test_support::svg_reading::read(&std::fs::read_to_string(file).unwrap())
+}
+
+#[test]
+fn past_26_agents_the_goals_carry_their_agents_numbers() {
+    // 30 agents in a row, each going two cells down: makespan 2.
+    let rows = [".".repeat(30), ".".repeat(30), ".".repeat(30)];
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let agents: Vec<_> = (0..30).map(|x| ((x, 0), (x, 2))).collect();
+    let drawing = mapf_picture("mapf-svg-numbers", &rows, &agents);
+    assert_eq!(drawing.frames, 3);
+    assert_eq!(drawing.marks.len(), 30);
+    assert_eq!(drawing.sprites.len(), 30);
+    for (i, ((goal, label), sprite)) in drawing.marks.iter().zip(&drawing.sprites).enumerate() {
+        let number = (i + 1).to_string();
+        assert_eq!(label.as_deref(), Some(number.as_str()), "goal {i} numbered");
+        assert_eq!(sprite.label, number, "agent {i} numbered as its goal");
+        assert_eq!(
+            sprite.places.last(),
+            Some(goal),
+            "agent {i} ends on its goal"
+        );
+    }
+    assert_eq!(drawing.captions, ["step 0 / 2", "step 1 / 2", "step 2 / 2"]);
+}
+
+#[test]
+fn up_to_26_agents_the_goals_carry_their_agents_letters() {
+    let agents: Vec<_> = (0..26).map(|x| ((x, 0), (x, 2))).collect();
+    let rows = [".".repeat(26), ".".repeat(26), ".".repeat(26)];
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let drawing = mapf_picture("mapf-svg-letters", &rows, &agents);
+    for (i, ((_, label), sprite)) in drawing.marks.iter().zip(&drawing.sprites).enumerate() {
+        let upper = char::from(b'A' + i as u8).to_string();
+        assert_eq!(label.as_deref(), Some(upper.as_str()));
+        assert_eq!(sprite.label, upper.to_lowercase());
+    }
+    assert_eq!(drawing.marks.len(), 26);
 }

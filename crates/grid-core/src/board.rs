@@ -485,9 +485,10 @@ impl Board {
 
     /// Writes the animated picture of `moves` on this board (titled `title`) to `out`: the
     /// player (a disc) and the box (a square) move one move a frame; the box turns red on
-    /// the frames where it is pushed and green once it stands on the target. An empty
-    /// `moves` gives the board with the pieces at their starts. Moves past the first one
-    /// that breaks the rules are not drawn.
+    /// the frames where it is pushed and green once it stands on the target, whose ring is
+    /// drawn over the pieces so that it shows under either. An empty `moves` gives the
+    /// board with the pieces at their starts. Moves past the first one that breaks the
+    /// rules are not drawn.
     ///
     /// # Errors
     /// When writing fails.
@@ -499,7 +500,11 @@ impl Board {
         let [player, box_letter, target] = self.notation.letters.map(String::from);
         let mut picture = Picture::from_grid(grid);
         let (row, col) = grid.position(self.target);
-        picture.add_mark(Mark::new(row, col, Colour::TARGET).with_label(&target));
+        picture.add_mark(
+            Mark::new(row, col, Colour::TARGET)
+                .with_label(&target)
+                .with_ring(),
+        );
         picture.add_sprite(Sprite::new(Shape::Circle, &player, Colour::PERSON));
         picture.add_sprite(
             Sprite::new(Shape::RoundedSquare, &box_letter, Colour::BOX)

@@ -10,6 +10,15 @@
 //! How the file is laid out, and why:
 //! - coordinates are in cells (the grid spans `0 0 width height`, inside a quarter-cell
 //!   frame of wall), so every place is two small integers, short even on large maps;
+//! - the `viewBox` holds the grid, its frame and the caption band; the `width` and
+//!   `height` (the size a viewer opens it at) give 40 pixels a cell on small grids and
+//!   at most 1000 pixels along the longer side on large ones, so a 4096 x 4096 map fits a
+//!   window and still zooms as vector art;
+//! - under the grid, a caption band says `step k / T` on frame k: one `<text>` per frame,
+//!   its `visibility` animated on the same key times as the sprites (SMIL, no script);
+//! - marks (targets, homes, goals) are tinted cells under the sprites; a mark made
+//!   [`Mark::with_ring`] also gets a ring drawn after the sprites, so a Sokoban goal stays
+//!   visible under a box or the player;
 //! - the floor is one rectangle, the walls one path of merged horizontal runs (one
 //!   subpath per run of wall cells in a row), so a 4096 x 4096 map costs its runs, not its
 //!   cells;
@@ -20,7 +29,8 @@
 //!
 //! The writer streams to any [`Write`]: only the frames themselves are held in memory
 //! (a [`Recording`], 12 bytes per sprite per frame), never the text. Measured: 400 agents
-//! over 300 frames on a 161 x 63 map write 1.7 MB in 0.05 s.
+//! over 300 frames on a 161 x 63 map write 1.7 MB in 0.05 s (before the step caption,
+//! which adds about 170 bytes a frame).
 //!
 //! How a program uses it: build a [`Picture`] once per level ([`Picture::from_grid`], a
 //! [`Mark`] per target or home, a [`Sprite`] per piece, [`Colour::palette`] to tell many
@@ -56,7 +66,8 @@
 //!
 //! # Complexity
 //! [`Picture::new`] is O(height x width); [`Picture::write`] is O(wall runs + marks +
-//! sprites x frames) time and output, with O(1) memory beyond the picture and the frames.
+//! (sprites + 1) x frames) time and output, with O(frames) memory (the key times) beyond
+//! the picture and the frames.
 
 use std::fmt;
 use std::fs::File;
@@ -142,13 +153,15 @@ fn hsl(hue: f64, saturation: f64, lightness: f64) -> Colour {
 }
 
 /// A static marker on one cell, drawn under the sprites: a target, a ghost's home, an
-/// agent's goal. Drawn as the cell tinted in its colour, with an optional label.
+/// agent's goal. Drawn as the cell tinted in its colour, with an optional label, and
+/// optionally a ring in its colour drawn over the sprites ([`Mark::with_ring`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mark {
     row: usize,
     col: usize,
     colour: Colour,
     label: Option<String>,
+    ring: bool,
 }
 
 impl Mark {
@@ -159,13 +172,34 @@ impl Mark {
             col,
             colour,
             label: None,
+            ring: false,
         }
     }
 
-    /// The same mark with `label` (a letter, a number) written on it.
+    /// The same mark with `label` (a letter, a number) written on it. Labels of more than
+    /// two characters are written smaller, so that four digits still fit the cell.
     pub fn with_label(mut self, label: impl Into<String>) -> Self {
         self.label = Some(label.into());
         self
+    }
+
+    /// The same mark, also outlined by a ring drawn after (above) every sprite, just
+    /// outside a sprite's outline: the mark stays visible when a piece stands on it (a
+    /// Sokoban goal under a box or the player).
+    pub fn with_ring(mut self) -> Self {
+        self.ring = true;
+        self
+    }
+}
+
+/// Font size, in cells, of a label of `chars` characters on one cell: one or two fill
+/// the cell, longer ones shrink so that up to four digits fit.
+fn label_size(chars: usize) -> f64 {
+    match chars {
+        0..=1 => 0.6,
+        2 => 0.45,
+        3 => 0.32,
+        _ => 0.25,
     }
 }
 
@@ -335,9 +369,17 @@ impl Default for Timing {
 /// Width of the wall-coloured frame around the grid, in cells.
 const BORDER: &str = "0.25";
 
-/// Largest size of the drawing, in pixels, along its longer side (the file is vector art:
-/// a viewer may zoom at will; this only sets the default size).
-const TARGET_PIXELS: usize = 1600;
+/// Largest default size of the drawing, in pixels, along the longer side of the grid (the
+/// file is vector art with a `viewBox`: a viewer may zoom at will; this only sets the
+/// `width` and `height` it opens at, so that a large map fits a window).
+const LONG_SIDE_PIXELS: f64 = 1000.0;
+
+/// Default size of one cell, in pixels, on small grids (up to 24 cells a side).
+const CELL_PIXELS: f64 = 40.0;
+
+/// Height of the caption band under the grid (the step counter), in pixels at the
+/// default size, whatever the grid's size.
+const CAPTION_PIXELS: f64 = 24.0;
 
 /// The static part of a picture (size, walls, marks), the sprites that move over it, and
 /// the timing. Build it once per level, then [`Picture::write`] it with the frames.
@@ -420,8 +462,9 @@ impl Picture {
         self.wall_runs.len()
     }
 
-    /// Writes the picture as one SVG document, animated over the frames of `frames`.
-    /// With no frame (or no sprite), the level alone is drawn.
+    /// Writes the picture as one SVG document, animated over the frames of `frames`, with
+    /// the step counter under the grid. With no frame, the level alone is drawn (no
+    /// caption); with no sprite, the level and the counter.
     ///
     /// # Errors
     /// When writing to `out` fails.
@@ -430,7 +473,7 @@ impl Picture {
     /// When `frames` does not have one place per sprite of the picture.
     ///
     /// # Complexity
-    /// O(wall runs + marks + sprites x frames).
+    /// O(wall runs + marks + (sprites + 1) x frames).
     pub fn write(&self, out: &mut impl Write, frames: &Recording) -> io::Result<()> {
         assert_eq!(
             frames.sprite_count(),
@@ -438,16 +481,26 @@ impl Picture {
             "the recording has one place per sprite of the picture"
         );
         let (height, width) = (self.height, self.width);
-        let cell_px = (TARGET_PIXELS / height.max(width).max(1)).clamp(2, 40);
+        // Pixels per cell at the default size: 40 on small grids, less on large ones so
+        // that the longer side (with its border) is at most LONG_SIDE_PIXELS.
+        let long_side = height.max(width) as f64 + 0.5;
+        let cell_px = CELL_PIXELS.min(LONG_SIDE_PIXELS / long_side);
+        // The caption band (the step counter) under the grid, in cells: as many pixels
+        // tall on a large map as on a small one.
+        let band = if frames.frame_count() > 0 {
+            CAPTION_PIXELS / cell_px
+        } else {
+            0.0
+        };
+        let view_height = height as f64 + 0.5 + band;
         // A border of a quarter cell in the wall colour: outside the grid is wall, and
         // levels without a wall border still look closed.
         writeln!(
             out,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="-{BORDER} -{BORDER} {}.5 {}.5" data-frames="{}" data-step-ms="{}" data-pause-ms="{}">"#,
-            width * cell_px + cell_px / 2,
-            height * cell_px + cell_px / 2,
-            width,
-            height,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="-{BORDER} -{BORDER} {width}.5 {}" data-frames="{}" data-step-ms="{}" data-pause-ms="{}">"#,
+            ((width as f64 + 0.5) * cell_px).round().max(1.0),
+            (view_height * cell_px).round().max(1.0),
+            Decimal(view_height),
             frames.frame_count(),
             self.timing.step_ms,
             self.timing.pause_ms,
@@ -467,7 +520,10 @@ impl Picture {
         )?;
         self.write_walls(out)?;
         self.write_marks(out)?;
-        self.write_sprites(out, frames)?;
+        let key_times = KeyTimes::new(frames.frame_count(), self.timing);
+        self.write_sprites(out, frames, &key_times)?;
+        self.write_rings(out)?;
+        self.write_caption(out, &key_times, band)?;
         writeln!(out, "</svg>")
     }
 
@@ -505,32 +561,107 @@ impl Picture {
                 mark.colour, mark.colour
             )?;
             if let Some(label) = &mark.label {
-                writeln!(
+                let size = label_size(label.chars().count()).min(0.5);
+                write!(
                     out,
-                    r#"<text x="{col}.5" y="{row}.68" fill="{}">{}</text>"#,
-                    mark.colour,
-                    Escaped(label)
+                    r#"<text x="{col}.5" y="{}""#,
+                    Decimal(row as f64 + 0.5 + size * 0.36)
                 )?;
+                if size != 0.5 {
+                    write!(out, r#" font-size="{size}""#)?;
+                }
+                writeln!(out, r#" fill="{}">{}</text>"#, mark.colour, Escaped(label))?;
             }
         }
         writeln!(out, "</g>")
     }
 
-    fn write_sprites(&self, out: &mut impl Write, frames: &Recording) -> io::Result<()> {
+    /// The rings of the marks that have one, after the sprites so that they are drawn
+    /// over them.
+    fn write_rings(&self, out: &mut impl Write) -> io::Result<()> {
+        if !self.marks.iter().any(|mark| mark.ring) {
+            return Ok(());
+        }
+        writeln!(out, r#"<g class="rings" fill="none" stroke-width="0.06">"#)?;
+        for mark in self.marks.iter().filter(|mark| mark.ring) {
+            // Just outside a sprite's outline (0.08 to 0.92 of the cell, stroke 0.05).
+            writeln!(
+                out,
+                r#"<rect x="{}.03" y="{}.03" width="0.94" height="0.94" rx="0.16" stroke="{}"/>"#,
+                mark.col, mark.row, mark.colour
+            )?;
+        }
+        writeln!(out, "</g>")
+    }
+
+    /// The caption under the grid: "step k / T" on frame k (T = frames - 1), one text per
+    /// frame, shown on its frame only by an animation in step with the sprites'. The first
+    /// frame's text is the one a viewer without animation shows.
+    fn write_caption(
+        &self,
+        out: &mut impl Write,
+        key_times: &KeyTimes,
+        band: f64,
+    ) -> io::Result<()> {
+        let count = key_times.count();
+        if count == 0 {
+            return Ok(());
+        }
+        let (width, height) = (self.width, self.height);
+        writeln!(
+            out,
+            r#"<rect class="caption-band" x="-{BORDER}" y="{height}.25" width="{width}.5" height="{}" fill="{}"/>"#,
+            Decimal(band),
+            Colour::FLOOR
+        )?;
+        // The baseline a little above the bottom of the band; text from the left edge.
+        writeln!(
+            out,
+            r#"<g class="caption" transform="translate(0 {})" font-family="sans-serif" font-size="{}" fill="{}">"#,
+            Decimal(height as f64 + 0.25 + band * 0.78),
+            Decimal(band * 0.7),
+            Colour::WALL
+        )?;
+        let last = count - 1;
+        let dur = key_times.dur;
+        for frame in 0..count {
+            let hidden = if frame == 0 {
+                ""
+            } else {
+                r#" visibility="hidden""#
+            };
+            write!(out, "<text{hidden}>step {frame} / {last}")?;
+            if count > 1 {
+                let common = format!(
+                    r#"<animate attributeName="visibility" calcMode="discrete" dur="{dur}ms" repeatCount="indefinite""#
+                );
+                // Visible from its key time to the next frame's.
+                let (times, values) = match frame {
+                    0 => (format!("0;{}", key_times.at(1)), "visible;hidden"),
+                    f if f == last => (format!("0;{}", key_times.at(f)), "hidden;visible"),
+                    f => (
+                        format!("0;{};{}", key_times.at(f), key_times.at(f + 1)),
+                        "hidden;visible;hidden",
+                    ),
+                };
+                write!(out, r#"{common} keyTimes="{times}" values="{values}"/>"#)?;
+            }
+            writeln!(out, "</text>")?;
+        }
+        writeln!(out, "</g>")
+    }
+
+    fn write_sprites(
+        &self,
+        out: &mut impl Write,
+        frames: &Recording,
+        key_times: &KeyTimes,
+    ) -> io::Result<()> {
         let count = frames.frame_count();
         if count == 0 || self.sprites.is_empty() {
             return Ok(());
         }
-        let step = u64::from(self.timing.step_ms.max(1));
-        // Frame i starts at i x step; the last one stays for the pause (at least a step).
-        let dur = (count as u64 - 1) * step + u64::from(self.timing.pause_ms).max(step);
-        let digits = key_time_digits(count);
-        let key_times = KeyTimes {
-            count,
-            step,
-            dur,
-            digits,
-        };
+        let dur = key_times.dur;
         writeln!(
             out,
             r#"<g class="sprites" font-family="sans-serif" font-weight="bold" text-anchor="middle">"#
@@ -584,11 +715,7 @@ impl Picture {
                 Shape::RoundedSquare => writeln!(out, "</rect>")?,
             }
             // Labels of up to 2 characters fill the cell; longer ones shrink to fit.
-            let size = match sprite.label.chars().count() {
-                0..=1 => 0.6,
-                2 => 0.45,
-                _ => 0.32,
-            };
+            let size = label_size(sprite.label.chars().count());
             let ink = if fill.is_light() {
                 Colour::WALL
             } else {
@@ -660,27 +787,83 @@ fn key_time_digits(frames: usize) -> usize {
     digits
 }
 
-/// The `keyTimes` list: frame i at i x step / dur, as short decimals ("0;.125;.25").
+/// The key times of the frames, shared by every animation of a picture so that they play
+/// in step: frame i at i x step / dur, as short decimals ("0;.125;.25"), `digits` of them.
 struct KeyTimes {
-    count: usize,
-    step: u64,
+    /// Frame i's time in units of 10^-digits of `dur`; `ticks[0] == 0`.
+    ticks: Vec<u64>,
+    /// Length of one loop of the animation, in ms.
     dur: u64,
     digits: usize,
 }
 
+impl KeyTimes {
+    /// The key times of `count` frames played at `timing`.
+    fn new(count: usize, timing: Timing) -> Self {
+        let step = u64::from(timing.step_ms.max(1));
+        // Frame i starts at i x step; the last one stays for the pause (at least a step).
+        let dur = (count.max(1) as u64 - 1) * step + u64::from(timing.pause_ms).max(step);
+        let digits = key_time_digits(count);
+        let scale = 10u64.pow(digits as u32);
+        let mut ticks = Vec::with_capacity(count);
+        let mut last = 0;
+        for frame in 0..count as u64 {
+            // Rounded to the nearest, and kept strictly increasing (the digits make room).
+            let t = (2 * frame * step * scale + dur) / (2 * dur);
+            let t = if frame == 0 { 0 } else { t.max(last + 1) };
+            last = t;
+            ticks.push(t);
+        }
+        KeyTimes { ticks, dur, digits }
+    }
+
+    fn count(&self) -> usize {
+        self.ticks.len()
+    }
+
+    /// Frame `frame`'s key time.
+    fn at(&self, frame: usize) -> KeyTime {
+        KeyTime {
+            tick: self.ticks[frame],
+            digits: self.digits,
+        }
+    }
+}
+
 impl fmt::Display for KeyTimes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let scale = 10u64.pow(self.digits as u32);
-        f.write_str("0")?;
-        let mut last = 0;
-        for frame in 1..self.count as u64 {
-            // Rounded to the nearest, and kept strictly increasing (the digits make room).
-            let t = ((2 * frame * self.step * scale + self.dur) / (2 * self.dur)).max(last + 1);
-            last = t;
-            let text = format!("{t:0width$}", width = self.digits);
-            write!(f, ";.{}", text.trim_end_matches('0'))?;
+        for frame in 0..self.count() {
+            let sep = if frame == 0 { "" } else { ";" };
+            write!(f, "{sep}{}", self.at(frame))?;
         }
         Ok(())
+    }
+}
+
+/// One key time, as a short decimal: `0`, `.125`.
+struct KeyTime {
+    tick: u64,
+    digits: usize,
+}
+
+impl fmt::Display for KeyTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.tick == 0 {
+            return f.write_str("0");
+        }
+        let text = format!("{:0width$}", self.tick, width = self.digits);
+        write!(f, ".{}", text.trim_end_matches('0'))
+    }
+}
+
+/// A length in cells, written with at most three decimals and no trailing zeros.
+struct Decimal(f64);
+
+impl fmt::Display for Decimal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = format!("{:.3}", self.0);
+        let text = text.trim_end_matches('0').trim_end_matches('.');
+        f.write_str(text)
     }
 }
 
@@ -721,13 +904,7 @@ mod tests {
     #[test]
     fn key_times_increase_strictly() {
         for count in [1, 2, 3, 7, 999, 1000, 1001, 25_000] {
-            let keys = KeyTimes {
-                count,
-                step: 300,
-                dur: (count as u64 - 1) * 300 + 1500,
-                digits: key_time_digits(count),
-            }
-            .to_string();
+            let keys = KeyTimes::new(count, Timing::default()).to_string();
             let times: Vec<f64> = keys
                 .split(';')
                 .map(|t| format!("0{t}").parse().unwrap())

@@ -38,14 +38,19 @@ fn random_pictures_read_back_as_recorded() {
             assert_eq!(picture.add_sprite(sprite), i);
         }
         let mut marks = Vec::new();
+        let mut rings = Vec::new();
         for _ in 0..rng.below(4) {
             let at = (rng.below(height), rng.below(width));
-            let label = (rng.below(2) == 0).then(|| "m".to_owned());
-            let mark = Mark::new(at.0, at.1, Colour::TARGET);
-            picture.add_mark(match &label {
-                Some(l) => mark.with_label(l.clone()),
-                None => mark,
-            });
+            let label = (rng.below(2) == 0).then(|| ["m", "1234"][rng.below(2)].to_owned());
+            let mut mark = Mark::new(at.0, at.1, Colour::TARGET);
+            if let Some(l) = &label {
+                mark = mark.with_label(l.clone());
+            }
+            if rng.below(2) == 0 {
+                mark = mark.with_ring();
+                rings.push(at);
+            }
+            picture.add_mark(mark);
             marks.push((at, label));
         }
         let frame_count = rng.below(40);
@@ -73,6 +78,12 @@ fn random_pictures_read_back_as_recorded() {
             .collect();
         assert_eq!(drawing.walls, walls, "round {round}");
         assert_eq!(drawing.marks, marks);
+        assert_eq!(drawing.rings, rings, "a ring for each mark made with one");
+        assert!(drawing.rings_over_sprites, "rings drawn after the sprites");
+        let captions: Vec<_> = (0..frame_count)
+            .map(|k| format!("step {k} / {}", frame_count - 1))
+            .collect();
+        assert_eq!(drawing.captions, captions, "round {round}");
         if frame_count == 0 {
             assert!(drawing.sprites.is_empty(), "no frame: the level alone");
             continue;
@@ -117,6 +128,76 @@ fn timing_sets_the_duration_and_the_key_times() {
     assert_eq!(
         test_support::svg_reading::read(&text).sprites[0].places,
         [(0, 0), (0, 1), (0, 2)]
+    );
+}
+
+#[test]
+fn pictures_open_at_a_size_that_fits_a_window() {
+    for (height, width) in [
+        (1, 1),
+        (3, 7),
+        (24, 10),
+        (24, 24),
+        (25, 3),
+        (60, 161),
+        (4096, 4096),
+    ] {
+        let picture = Picture::new(height, width, |r, c| (r + c) % 7 == 0);
+        for frame_count in [0, 1, 3] {
+            let mut frames = Recording::new(0);
+            for _ in 0..frame_count {
+                frames.push_frame(&[]);
+            }
+            let drawing = test_support::svg_reading::read(&render(&picture, &frames));
+            let long = height.max(width) as f64 + 0.5;
+            // Pixels per cell: 40 on grids up to 24 cells a side (the size they had
+            // before the limit), less on larger ones, so the longer side is <= 1000 px.
+            let cell = if long <= 25.0 { 40.0 } else { 1000.0 / long };
+            // The caption band under the grid: 24 px at the default size, on any grid.
+            let band = if frame_count == 0 { 0.0 } else { 24.0 };
+            let (w, h) = (width as f64 + 0.5, height as f64 + 0.5);
+            let near = |a: f64, b: f64| (a - b).abs() <= 0.51;
+            assert!(
+                near(drawing.pixels.0, w * cell) && near(drawing.pixels.1, h * cell + band),
+                "{height} x {width}: {:?} px, {cell} px a cell",
+                drawing.pixels
+            );
+            assert!(w.max(h) * cell <= 1000.0 + 1e-9);
+            assert!(
+                (drawing.view.1 - h - band / cell).abs() < 0.002,
+                "{:?}",
+                drawing.view
+            );
+            assert_eq!(drawing.captions.len(), frame_count);
+        }
+    }
+}
+
+#[test]
+fn the_caption_counts_the_steps_on_the_sprites_key_times() {
+    let mut picture = Picture::new(1, 5, |_, _| false);
+    picture.add_sprite(Sprite::new(Shape::Circle, "a", Colour::palette(0)));
+    let mut frames = Recording::new(1);
+    for col in 0..5 {
+        frames.push_frame(&[Place::at(0, col)]);
+    }
+    let text = render(&picture, &frames);
+    // Frame k of 4 shows "step k / 4" from k x 300 ms to (k + 1) x 300 ms of 2700 (the reader
+    // checks the times against the sprite's).
+    let drawing = test_support::svg_reading::read(&text);
+    assert_eq!(
+        drawing.captions,
+        [
+            "step 0 / 4",
+            "step 1 / 4",
+            "step 2 / 4",
+            "step 3 / 4",
+            "step 4 / 4"
+        ]
+    );
+    assert!(
+        text.contains(r#"keyTimes="0;.111;.222" values="hidden;visible;hidden""#),
+        "{text}"
     );
 }
 

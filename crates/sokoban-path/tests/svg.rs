@@ -30,6 +30,14 @@ fn check_picture(maze: &Maze) -> usize {
     assert_eq!(drawing.walls, walls);
     let target = grid.position(maze.target());
     assert_eq!(drawing.marks, [(target, Some("T".to_owned()))]);
+    // The target's ring is drawn over the pieces: it shows under the box or the player.
+    assert_eq!(drawing.rings, [target]);
+    assert!(drawing.rings_over_sprites);
+    assert_eq!(
+        drawing.captions.len(),
+        drawing.frames,
+        "a step counter per frame"
+    );
     let [person, crate_] = &drawing.sprites[..] else {
         panic!("two sprites: {:?}", drawing.sprites);
     };

@@ -32,6 +32,14 @@ fn check_picture(puzzle: &Puzzle) -> usize {
     assert_eq!(drawing.walls, walls);
     let target = grid.position(puzzle.target());
     assert_eq!(drawing.marks, [(target, Some("@".to_owned()))]);
+    // The target's ring is drawn over the pieces: it shows under the box or the player.
+    assert_eq!(drawing.rings, [target]);
+    assert!(drawing.rings_over_sprites);
+    assert_eq!(
+        drawing.captions.len(),
+        drawing.frames,
+        "a step counter per frame"
+    );
     let [player, crate_] = &drawing.sprites[..] else {
         panic!("two sprites: {:?}", drawing.sprites);
     };

@@ -1,7 +1,8 @@
 //! `--svg FILE`: the solution as an animated picture, through the shared writer
 //! [`grid_core::svg`]: the player (a disc marked `@`) and the boxes (squares marked `$`)
 //! move one LURD letter a frame; a box turns red on the frames it is pushed and green when
-//! it stands on a goal (marked `.`). A level without a solution gets the start alone.
+//! it stands on a goal (marked `.`, and ringed above the pieces so that a goal under a box
+//! or the player still shows). A level without a solution gets the start alone.
 //!
 //! # Complexity
 //! O(rows x columns + boxes x moves) time and output.
@@ -23,7 +24,11 @@ pub fn write_svg(out: &mut impl Write, level: &Level, lurd: Option<&str>) -> io:
     let mut picture = Picture::from_grid(grid);
     for &goal in level.goals() {
         let (row, col) = grid.position(goal);
-        picture.add_mark(Mark::new(row, col, Colour::TARGET).with_label("."));
+        picture.add_mark(
+            Mark::new(row, col, Colour::TARGET)
+                .with_label(".")
+                .with_ring(),
+        );
     }
     picture.add_sprite(Sprite::new(Shape::Circle, "@", Colour::PERSON));
     for _ in level.boxes() {
@@ -104,6 +109,11 @@ mod tests {
         let text = String::from_utf8(svg).unwrap();
         assert!(text.contains(r#"values="1 1;2 1;3 1""#), "{text}");
         assert!(text.contains(r#"values="2 1;3 1;4 1""#), "{text}");
+        // The goal's ring comes after the box and the player: it shows under either.
+        let drawing = test_support::svg_reading::read(&text);
+        assert_eq!(drawing.rings, [(1, 4)]);
+        assert!(drawing.rings_over_sprites);
+        assert_eq!(drawing.captions, ["step 0 / 2", "step 1 / 2", "step 2 / 2"]);
         let mut still = Vec::new();
         write_svg(&mut still, &level, None).unwrap();
         assert!(String::from_utf8(still).unwrap().contains("-1"));

@@ -8,8 +8,14 @@
 /// What a test needs to know about one picture.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Drawing {
-    /// `(width, height)` of the view box, in cells.
+    /// `(width, height)` of the grid, in cells (the floor; the view box adds the frame
+    /// and the caption band).
     pub size: (usize, usize),
+    /// `(width, height)` of the view box, in cells.
+    pub view: (f64, f64),
+    /// The `width` and `height` attributes: the size a viewer opens the picture at, in
+    /// pixels.
+    pub pixels: (f64, f64),
     /// The `data-frames` attribute.
     pub frames: usize,
     /// Wall cells, as (row, col), from the walls path.
@@ -18,6 +24,12 @@ pub struct Drawing {
     pub marks: Vec<((usize, usize), Option<String>)>,
     /// Per sprite, in drawing order.
     pub sprites: Vec<SpriteTrack>,
+    /// Cells of the rings drawn over the sprites, in document order.
+    pub rings: Vec<(usize, usize)>,
+    /// Whether every ring comes after every sprite in the document (is drawn above it).
+    pub rings_over_sprites: bool,
+    /// The caption shown on each frame (empty when the picture has none).
+    pub captions: Vec<String>,
 }
 
 /// One sprite as written.
@@ -69,18 +81,30 @@ pub fn read(text: &str) -> Drawing {
         .split_whitespace()
         .map(|v| v.parse().unwrap())
         .collect();
-    // The grid spans 0..width, 0..height, inside a frame of a quarter cell.
+    // The grid spans 0..width, 0..height, inside a frame of a quarter cell; the caption
+    // band, when there is one, is below it.
     assert_eq!(view[..2], [-0.25, -0.25]);
-    let size = ((view[2] - 0.5) as usize, (view[3] - 0.5) as usize);
     let floor = root
         .children()
         .find(|n| n.attribute("class") == Some("floor"))
         .unwrap();
     let attr = |name| floor.attribute(name).unwrap().parse::<usize>().unwrap();
+    let size = (attr("width"), attr("height"));
     assert_eq!(
-        (attr("width"), attr("height")),
-        size,
-        "the floor covers the grid"
+        view[2],
+        size.0 as f64 + 0.5,
+        "the view box holds the grid's width"
+    );
+    assert!(
+        view[3] >= size.1 as f64 + 0.5,
+        "the view box holds the grid's height"
+    );
+    let px = |name| root.attribute(name).unwrap().parse::<f64>().unwrap();
+    let pixels = (px("width"), px("height"));
+    // The default size keeps the view box's shape (up to rounding to whole pixels).
+    assert!(
+        (pixels.0 * view[3] - pixels.1 * view[2]).abs() <= view[2].max(view[3]),
+        "{pixels:?} for a view box of {view:?}"
     );
     let frames: usize = root.attribute("data-frames").unwrap().parse().unwrap();
     let class = |n: &roxmltree::Node, c: &str| n.attribute("class") == Some(c);
@@ -121,6 +145,11 @@ pub fn read(text: &str) -> Drawing {
         }
     }
     let mut sprites = Vec::new();
+    let mut sprite_times: Option<Vec<f64>> = None;
+    let last_sprite = root
+        .descendants()
+        .rfind(|n| class(n, "sprite"))
+        .map(|n| n.range().end);
     for group in root.descendants().filter(|n| class(n, "sprite")) {
         let base = group
             .attribute("transform")
@@ -147,6 +176,10 @@ pub fn read(text: &str) -> Drawing {
         assert_eq!(times[0], 0.0);
         assert!(times.windows(2).all(|w| w[0] < w[1]) && times[frames - 1] < 1.0);
         assert_eq!(places[0], base, "the static picture is the first frame");
+        match &sprite_times {
+            Some(first) => assert_eq!(first, &times, "every sprite on the same key times"),
+            None => sprite_times = Some(times.clone()),
+        }
         let shape = group
             .children()
             .find(|n| matches!(n.tag_name().name(), "circle" | "rect"))
@@ -182,13 +215,98 @@ pub fn read(text: &str) -> Drawing {
             fills,
         });
     }
+    let mut rings = Vec::new();
+    let mut rings_over_sprites = true;
+    for group in root.descendants().filter(|n| class(n, "rings")) {
+        rings_over_sprites &= last_sprite.is_none_or(|end| group.range().start >= end);
+        for ring in group.children().filter(|n| n.tag_name().name() == "rect") {
+            let at = |name| {
+                ring.attribute(name)
+                    .unwrap()
+                    .parse::<f64>()
+                    .unwrap()
+                    .floor() as usize
+            };
+            rings.push((at("y"), at("x")));
+        }
+    }
+    let captions = read_captions(root, frames, sprite_times.as_deref());
     Drawing {
         size,
+        view: (view[2], view[3]),
+        pixels,
         frames,
         walls,
         marks,
         sprites,
+        rings,
+        rings_over_sprites,
+        captions,
     }
+}
+
+/// The caption texts, one per frame, checked to show on their frame only: the first one
+/// visible without animation and the others hidden, each made visible from its frame's
+/// key time (the sprites' key times, when there are sprites) to the next frame's.
+fn read_captions(
+    root: roxmltree::Node,
+    frames: usize,
+    sprite_times: Option<&[f64]>,
+) -> Vec<String> {
+    let Some(group) = root
+        .descendants()
+        .find(|n| n.attribute("class") == Some("caption"))
+    else {
+        assert_eq!(frames, 0, "a caption whenever there is a frame");
+        return Vec::new();
+    };
+    let texts: Vec<_> = group
+        .children()
+        .filter(|n| n.tag_name().name() == "text")
+        .collect();
+    assert_eq!(texts.len(), frames, "one caption per frame");
+    // starts[k]: when caption k becomes visible; ends[k]: when it is hidden again.
+    let mut starts = Vec::new();
+    let mut ends = Vec::new();
+    for (k, text) in texts.iter().enumerate() {
+        let hidden = text.attribute("visibility") == Some("hidden");
+        assert_eq!(
+            hidden,
+            k > 0,
+            "caption {k}: only the first one shows without animation"
+        );
+        let Some(animate) = text.children().find(|n| n.tag_name().name() == "animate") else {
+            assert_eq!(frames, 1, "caption {k} is animated");
+            continue;
+        };
+        assert_eq!(animate.attribute("attributeName"), Some("visibility"));
+        assert_eq!(animate.attribute("calcMode"), Some("discrete"));
+        let times = key_times(animate);
+        let values: Vec<_> = animate.attribute("values").unwrap().split(';').collect();
+        assert_eq!(times[0], 0.0);
+        match values[..] {
+            ["visible", "hidden"] if k == 0 => ends.push(times[1]),
+            ["hidden", "visible"] if k + 1 == frames => starts.push(times[1]),
+            ["hidden", "visible", "hidden"] => {
+                starts.push(times[1]);
+                ends.push(times[2]);
+            }
+            _ => panic!("caption {k}: visibility {values:?}"),
+        }
+    }
+    // Each caption hides when the next shows, on the frames' key times.
+    assert_eq!(starts, ends, "the captions follow one another");
+    if let Some(times) = sprite_times {
+        assert_eq!(
+            starts,
+            times[1..],
+            "the captions keep step with the sprites"
+        );
+    }
+    texts
+        .iter()
+        .map(|n| n.text().unwrap_or("").to_owned())
+        .collect()
 }
 
 /// A file in `dir` for the picture of this thread's fuzz runs (tests run in parallel, so

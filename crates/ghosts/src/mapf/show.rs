@@ -73,8 +73,11 @@ pub fn write_drawings(
 }
 
 /// The animated picture of an instance and its `plan` (`None`: no plan), as
-/// [`crate::svg::write_svg`] draws a dataset: each agent a disc labelled with
-/// its letter, `a`-`z` (then `*`), each goal a tinted cell.
+/// [`crate::svg::write_svg`] draws a dataset: each agent a disc, each goal a tinted cell
+/// in the agent's colour, both labelled so that one tells whose goal is whose: up to 26
+/// agents `a`-`z` on goals `A`-`Z`; more than 26 all numbered in scenario order, `1` to
+/// `K` on the agents and the same numbers on their goals (colours alone repeat too
+/// closely to tell hundreds apart).
 ///
 /// # Errors
 /// When writing fails.
@@ -89,18 +92,22 @@ pub fn write_svg(
     plan: Option<&Plan>,
 ) -> io::Result<()> {
     let mut picture = Picture::from_grid(grid);
+    let numbered = starts.len() > 26;
+    let label = |i: usize, letter: u8| {
+        if numbered {
+            (i + 1).to_string()
+        } else {
+            char::from(letter).to_string()
+        }
+    };
     for (i, &goal) in goals.iter().enumerate() {
         let (row, col) = grid.position(goal);
         picture
-            .add_mark(Mark::new(row, col, Colour::palette(i)).with_label(char::from(goal_char(i))));
+            .add_mark(Mark::new(row, col, Colour::palette(i)).with_label(label(i, goal_char(i))));
     }
     for i in 0..starts.len() {
-        let label = if i < 26 {
-            char::from(agent_char(i)).to_string()
-        } else {
-            (i + 1).to_string()
-        };
-        picture.add_sprite(Sprite::new(Shape::Circle, label, Colour::palette(i)));
+        let sprite = Sprite::new(Shape::Circle, label(i, agent_char(i)), Colour::palette(i));
+        picture.add_sprite(sprite);
     }
     picture.set_title(match plan {
         Some(plan) => format!("MAPF: every agent at its goal in {} steps", plan.len()),
