@@ -100,6 +100,7 @@ pub mod internals {
     pub use crate::dataset::Want;
     pub use crate::parse::{read_dataset, read_dataset_within};
     pub use crate::plan::{BadPlan, check_plan, write_drawings};
+    pub use crate::scen::{Scenario, read_scenario};
     pub use crate::svg::write_svg;
 
     /// The joint-placement A*.

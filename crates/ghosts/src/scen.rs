@@ -10,13 +10,16 @@
 //! The map name of column 2 is not compared with the map given (benchmark files are often
 //! renamed or kept in other folders); the map size of columns 3 and 4 is, on every line.
 //!
+//! Errors name their column in characters and a non-ASCII character by itself and its code
+//! point (`'３' (U+FF13)`), as the `.map` reader and every other reader do.
+//!
 //! # Complexity
 //! O(K x K) for K agents (the repeated start or goal is reported with its first line, found
 //! through a table indexed by cell: O(K + cells)).
 
 use std::io::BufRead;
 
-use grid_core::{CaseReader, CellId, ErrorKind, Grid, ParseError, describe_byte};
+use grid_core::{CaseReader, CellId, ErrorKind, Grid, ParseError, char_column, describe_char_at};
 
 /// Longest line read from a scenario.
 const MAX_LINE: usize = 4096;
@@ -181,15 +184,18 @@ fn read_version<R: BufRead>(reader: &mut CaseReader<R>) -> Result<(), ParseError
     ))
 }
 
-/// The 9 tab-separated columns of an agent line, each with its 1-based column.
+/// The 9 tab-separated columns of an agent line, each with its 1-based column (counted in
+/// characters, as every reader counts them).
 fn split_tabs(line: &[u8], number: usize) -> Result<Vec<(Vec<u8>, usize)>, ParseError> {
     let mut fields = Vec::with_capacity(COLUMNS);
+    // Byte offset of the current column's first byte.
     let mut start = 0;
     for (i, part) in line.split(|&b| b == b'\t').enumerate() {
         if i == COLUMNS {
+            // The tab that ends the ninth column, just before `start`.
             return Err(ParseError::at(
                 number,
-                start,
+                char_column(line, start - 1),
                 ErrorKind::Unexpected {
                     expected: format!("end of line after {COLUMNS} columns"),
                     found: "a tab".to_owned(),
@@ -201,13 +207,13 @@ fn split_tabs(line: &[u8], number: usize) -> Result<Vec<(Vec<u8>, usize)>, Parse
         } else {
             part
         };
-        fields.push((trimmed.to_vec(), start + 1));
+        fields.push((trimmed.to_vec(), char_column(line, start)));
         start += part.len() + 1;
     }
     if fields.len() < COLUMNS {
         return Err(ParseError::at(
             number,
-            line.len() + 1,
+            char_column(line, line.len()),
             ErrorKind::Unexpected {
                 expected: format!(
                     "{COLUMNS} tab-separated columns (bucket, map, width, height, start x, \
@@ -220,7 +226,9 @@ fn split_tabs(line: &[u8], number: usize) -> Result<Vec<(Vec<u8>, usize)>, Parse
     Ok(fields)
 }
 
-/// A column as a whole number (at most 19 digits), or a located error naming it `what`.
+/// A column as a whole number (at most 19 digits), or a located error naming it `what` and
+/// the first character that is not a digit (all before it are ASCII digits, one column
+/// each).
 fn whole_number(field: &(Vec<u8>, usize), line: usize, what: &str) -> Result<u64, ParseError> {
     let (digits, column) = field;
     if digits.is_empty() {
@@ -239,7 +247,7 @@ fn whole_number(field: &(Vec<u8>, usize), line: usize, what: &str) -> Result<u64
             column + pos,
             ErrorKind::Unexpected {
                 expected: format!("{what} as a whole number"),
-                found: describe_byte(digits[pos]),
+                found: describe_char_at(&digits[pos..]),
             },
         ));
     }
@@ -286,6 +294,38 @@ mod tests {
         assert_eq!(map.grid.position(s.goals[1]), (0, 0));
         let s = read(&text[..text.find("garbage").unwrap()], None).unwrap();
         assert_eq!(s.goals.len(), 2);
+    }
+
+    /// A map name in Japanese before the columns: the column of an error counts its
+    /// characters, not its bytes, and a full-width digit is named.
+    #[test]
+    fn non_ascii_is_named_and_counted_as_one_column() {
+        assert_eq!(
+            error("version 1\n0\tルーム.map\t4\t3\t３\t0\t3\t2\t1\n", None),
+            "line 2, column 15: expected the start x as a whole number, found '\u{ff13}' (U+FF13)"
+        );
+        assert_eq!(
+            error("version 1\n0\tルーム.map\t5\t3\t0\t0\t3\t2\t1\n", None),
+            "line 2, column 11: expected the map's width, 4, found 5"
+        );
+        assert_eq!(
+            error("version 1\n0\té\t4\t3\t0\t0\t3\t2\t1\tx\n", None),
+            "line 2, column 18: expected end of line after 9 columns, found a tab"
+        );
+        assert_eq!(
+            error("version 1\n0\té\t4\t3\t0\t0\t3\t2é\n", None),
+            "line 2, column 17: expected 9 tab-separated columns (bucket, map, width, height, \
+             start x, start y, goal x, goal y, length), found end of line after 8 columns"
+        );
+        let map = read_map(MAP.as_bytes(), Limits::cells_only(1 << 20), 0).unwrap();
+        let bytes = b"version 1\n0\t\xff\xfe\t4\t3\t0\t0\t3\t2\xff\t1\n";
+        assert_eq!(
+            read_scenario(&bytes[..], &map.grid, None)
+                .unwrap_err()
+                .to_string(),
+            "line 2, column 17: expected the goal y as a whole number, found byte 0xff",
+            "a byte that is not UTF-8 is one column"
+        );
     }
 
     #[test]

@@ -115,6 +115,26 @@ pub fn describe_char_at(bytes: &[u8]) -> String {
     }
 }
 
+/// The 1-based column of byte `pos` of `line`, counted in characters as every reader
+/// counts them (a byte that is not valid UTF-8 counts as one character): the column an
+/// error at that byte names. A `pos` past the end counts the whole line.
+///
+/// ```
+/// assert_eq!(grid_core::char_column("\u{e9}\u{e9}x".as_bytes(), 4), 3);
+/// assert_eq!(grid_core::char_column(b"a\xffb", 2), 3);
+/// ```
+///
+/// # Complexity
+/// O(pos).
+pub fn char_column(line: &[u8], pos: usize) -> usize {
+    let before = &line[..pos.min(line.len())];
+    let chars: usize = before
+        .utf8_chunks()
+        .map(|chunk| chunk.valid().chars().count() + chunk.invalid().len())
+        .sum();
+    chars + 1
+}
+
 /// The character `bytes` start with, when they start with a whole UTF-8 character; looks
 /// at its own bytes only (at most 4).
 pub(crate) fn first_char(bytes: &[u8]) -> Option<char> {

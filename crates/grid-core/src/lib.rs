@@ -48,7 +48,9 @@ pub mod walk;
 
 pub use board::{Board, BoardError, Counts, Move, Notation, Piece, Position, ReplayError};
 pub use cli::{RunError, exit_code, open_input};
-pub use error::{ErrorKind, ParseError, describe_byte, describe_char, describe_char_at};
+pub use error::{
+    ErrorKind, ParseError, char_column, describe_byte, describe_char, describe_char_at,
+};
 pub use grid::{CellError, CellId, Dir, Grid};
 pub use limits::{GridSize, Limits, SizeFields, grid_size};
 pub use queue::BucketQueue;

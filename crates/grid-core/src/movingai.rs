@@ -22,7 +22,7 @@
 
 use std::io::BufRead;
 
-use crate::error::{ErrorKind, ParseError, describe_char_at};
+use crate::error::{ErrorKind, ParseError, char_column, describe_char_at};
 use crate::grid::Grid;
 use crate::limits::{GridSize, Limits, MAX_SIDE};
 use crate::reader::{CaseReader, RowEnd};
@@ -261,17 +261,6 @@ fn split_key(line: &[u8]) -> (Vec<u8>, usize, Option<Word>) {
         )
     });
     (key, char_column(line, start), value)
-}
-
-/// The 1-based column of byte `pos` of `line`, counted in characters as the other readers
-/// count them (a byte that is not valid UTF-8 counts as one character).
-fn char_column(line: &[u8], pos: usize) -> usize {
-    let before = &line[..pos.min(line.len())];
-    let chars: usize = before
-        .utf8_chunks()
-        .map(|chunk| chunk.valid().chars().count() + chunk.invalid().len())
-        .sum();
-    chars + 1
 }
 
 /// A side, `1..=MAX_SIDE`, from the value of a `height` or `width` line.
