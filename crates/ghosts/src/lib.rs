@@ -88,7 +88,7 @@ pub use dataset::{Dataset, DatasetError, MAX_GHOSTS, Marker, Plan};
 pub use grid_core::limits::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB};
 pub use grid_core::{CellError, CellId, Grid, ParseError, RunError, exit_code};
 pub use mapf::Event;
-pub use solve::{Options, Problem, Solution, SolveError, solve};
+pub use solve::{Objective, Options, Problem, Solution, SolveError, solve};
 
 use parse::read_dataset_within;
 
@@ -121,6 +121,8 @@ pub mod internals {
 /// the flags of the `ghosts` binary.
 #[derive(Clone)]
 pub struct RunOptions<'a> {
+    /// What each answer minimises (`--objective`).
+    pub objective: Objective,
     /// After each answer, the placement after every step (`--plan`).
     pub plan: bool,
     /// After each answer, the map drawn before and after every step (`--show`).
@@ -139,10 +141,11 @@ pub struct RunOptions<'a> {
 }
 
 impl Default for RunOptions<'_> {
-    /// No plan, no drawing, no picture, [`DEFAULT_MAX_CELLS`], [`DEFAULT_MEMORY_MIB`], no
-    /// trace.
+    /// The makespan, no plan, no drawing, no picture, [`DEFAULT_MAX_CELLS`],
+    /// [`DEFAULT_MEMORY_MIB`], no trace.
     fn default() -> Self {
         RunOptions {
+            objective: Objective::Makespan,
             plan: false,
             show: false,
             svg: None,
@@ -156,6 +159,7 @@ impl Default for RunOptions<'_> {
 impl std::fmt::Debug for RunOptions<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RunOptions")
+            .field("objective", &self.objective)
             .field("plan", &self.plan)
             .field("show", &self.show)
             .field("svg", &self.svg)
@@ -177,6 +181,7 @@ impl RunOptions<'_> {
     /// The options of each solve: the plan whenever something prints or draws it.
     fn solve_options(&self) -> Options<'_> {
         Options {
+            objective: self.objective,
             plan: self.plan || self.show || self.svg.is_some(),
             memory_mib: self.memory_mib,
             time_limit: None,
@@ -215,10 +220,7 @@ pub fn run(
         number += 1;
         let solution = solve(&dataset, &solve_options)
             .map_err(|e| unanswered_dataset(dataset.header_line, &e))?;
-        match &solution {
-            Some(solution) => writeln!(output, "{}", solution.steps())?,
-            None => writeln!(output, "-1")?,
-        }
+        write_answer(output, solution.as_ref())?;
         if let Some(plan) = solution.as_ref().and_then(Solution::plan) {
             if options.plan {
                 plan::write_plan(output, dataset.grid(), plan)?;
@@ -235,6 +237,15 @@ pub fn run(
         }
     }
     Ok(())
+}
+
+/// The answer line: the objective's value ([`Solution::cost`]), or `-1` when no plan
+/// exists.
+fn write_answer(output: &mut impl Write, solution: Option<&Solution>) -> std::io::Result<()> {
+    match solution {
+        Some(solution) => writeln!(output, "{}", solution.cost()),
+        None => writeln!(output, "-1"),
+    }
 }
 
 /// [`run`] on the datasets of the file `path` (the program's positional argument).
@@ -341,10 +352,7 @@ pub fn run_benchmark(
             },
         })?;
     let (grid, starts, goals) = (problem.grid(), problem.starts(), problem.goals());
-    match &solution {
-        Some(solution) => writeln!(output, "{}", solution.steps())?,
-        None => writeln!(output, "-1")?,
-    }
+    write_answer(output, solution.as_ref())?;
     let plan = solution.as_ref().and_then(Solution::plan);
     if let Some(plan) = plan {
         if options.plan {

@@ -42,6 +42,10 @@ struct Cli {
     /// The instance is the first K agents of the scenario (default: all of them).
     #[arg(long, value_name = "K", requires = "map")]
     agents: Option<usize>,
+    /// What to minimise: `makespan` (the steps until the last ghost is home) or `soc`
+    /// (the sum of the steps each ghost takes to be home for good).
+    #[arg(long, value_enum, default_value_t = Objective::Makespan)]
+    objective: Objective,
     /// Memory one dataset's search may use, in MiB.
     #[arg(long, default_value_t = ghosts::DEFAULT_MEMORY_MIB)]
     memory_mib: u64,
@@ -49,6 +53,15 @@ struct Cli {
     /// seconds) on standard error.
     #[arg(long, requires = "map")]
     verbose: bool,
+}
+
+/// The `--objective` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Objective {
+    /// The steps until the last agent is home.
+    Makespan,
+    /// The sum of costs.
+    Soc,
 }
 
 /// Prints one step of the search on standard error (`--verbose`). A full or closed
@@ -60,6 +73,10 @@ fn to_stderr(event: &ghosts::Event) {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let options = ghosts::RunOptions {
+        objective: match cli.objective {
+            Objective::Makespan => ghosts::Objective::Makespan,
+            Objective::Soc => ghosts::Objective::SumOfCosts,
+        },
         plan: cli.plan,
         show: cli.show,
         svg: cli.svg,

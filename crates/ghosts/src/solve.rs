@@ -15,9 +15,25 @@ use grid_core::limits::{DEFAULT_MEMORY_MIB, MIB};
 
 use crate::benchmark::Benchmark;
 use crate::dataset::{Dataset, Plan, Want};
+use crate::mapf::soc::SocPlan;
 use crate::mapf::{self, Agents, Event, Limits, Unanswered};
 use crate::parse::{BYTES_PER_CELL, BYTES_PER_CELL_PER_GHOST};
-use crate::search::Found;
+
+/// What a solve minimises (`--objective`).
+///
+/// Both count steps under the same rules (`docs/mapf.md`); they differ in what is summed
+/// up. Every instance that has a plan for one has a plan for the other, so both answer
+/// `None` on the same instances.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Objective {
+    /// The steps until the last agent is home (`makespan`, the default; UVa 1601's
+    /// answer).
+    #[default]
+    Makespan,
+    /// The sum over the agents of the step at which each reaches its goal for the last
+    /// time and stays (`soc`, the MAPF field's standard objective).
+    SumOfCosts,
+}
 
 /// What one solve computes, how far it may go, and who hears of its progress.
 ///
@@ -29,6 +45,8 @@ use crate::search::Found;
 /// ```
 #[derive(Clone, Copy)]
 pub struct Options<'a> {
+    /// What to minimise ([`Objective::Makespan`] by default).
+    pub objective: Objective,
     /// Also find one optimal plan ([`Solution::plan`]).
     pub plan: bool,
     /// Memory the search may use, in MiB (`--memory-mib`).
@@ -42,9 +60,10 @@ pub struct Options<'a> {
 }
 
 impl Default for Options<'_> {
-    /// No plan, [`DEFAULT_MEMORY_MIB`], no time limit, no trace.
+    /// The makespan, no plan, [`DEFAULT_MEMORY_MIB`], no time limit, no trace.
     fn default() -> Self {
         Options {
+            objective: Objective::Makespan,
             plan: false,
             memory_mib: DEFAULT_MEMORY_MIB,
             time_limit: None,
@@ -56,6 +75,7 @@ impl Default for Options<'_> {
 impl fmt::Debug for Options<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Options")
+            .field("objective", &self.objective)
             .field("plan", &self.plan)
             .field("memory_mib", &self.memory_mib)
             .field("time_limit", &self.time_limit)
@@ -67,14 +87,55 @@ impl fmt::Debug for Options<'_> {
 /// The answer for a solvable problem.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solution {
+    objective: Objective,
     steps: u32,
+    cost: u64,
+    lower_bound: u64,
     plan: Option<Plan>,
     expanded: usize,
 }
 
 impl Solution {
-    /// The fewest steps that bring every ghost (agent) home: the length of the plan when
-    /// there is one.
+    /// A proven answer of `steps` steps (the makespan objective).
+    fn makespan(steps: u32, plan: Option<Plan>, expanded: usize) -> Solution {
+        Solution {
+            objective: Objective::Makespan,
+            steps,
+            cost: u64::from(steps),
+            lower_bound: u64::from(steps),
+            plan,
+            expanded,
+        }
+    }
+
+    /// A proven answer of least sum of costs; the plan kept when `want` asks for it.
+    fn sum_of_costs(soc: SocPlan, want: Want) -> Solution {
+        let plan = soc.placements();
+        Solution {
+            objective: Objective::SumOfCosts,
+            steps: u32::try_from(plan.len()).unwrap_or(u32::MAX),
+            cost: soc.cost,
+            lower_bound: soc.cost,
+            plan: (want == Want::Plan).then_some(plan),
+            expanded: 0,
+        }
+    }
+
+    /// The objective [`Solution::cost`] is the value of.
+    pub fn objective(&self) -> Objective {
+        self.objective
+    }
+
+    /// The value of the objective for this answer: the makespan ([`Solution::steps`])
+    /// or the sum of costs. What the program prints.
+    pub fn cost(&self) -> u64 {
+        self.cost
+    }
+
+    /// The steps until the last ghost (agent) is home: the length of the plan when there
+    /// is one. For [`Objective::Makespan`] the fewest; for [`Objective::SumOfCosts`] the
+    /// makespan of the plan found (not always the fewest: a least sum may need more
+    /// steps).
     pub fn steps(&self) -> u32 {
         self.plan
             .as_ref()
@@ -89,16 +150,16 @@ impl Solution {
         self.plan.as_ref()
     }
 
-    /// Whether [`Solution::steps`] is proven to be the fewest. Always `true` today: every
+    /// Whether [`Solution::cost`] is proven to be the least. Always `true` today: every
     /// answer is a proof (an anytime answer, past a limit, would say `false`).
     pub fn is_proven(&self) -> bool {
-        true
+        self.lower_bound == self.cost
     }
 
-    /// The proven lower bound on the fewest steps: [`Solution::steps`] itself when
+    /// The proven lower bound on the objective: [`Solution::cost`] itself when
     /// [`Solution::is_proven`].
-    pub fn lower_bound(&self) -> u32 {
-        self.steps()
+    pub fn lower_bound(&self) -> u64 {
+        self.lower_bound
     }
 
     /// Placements the joint search expanded (0 when another method answered): a measure
@@ -159,72 +220,55 @@ impl Problem for Benchmark {}
 
 /// The crate's side of [`Problem`], out of a caller's reach.
 mod sealed {
-    use super::{Event, Found, Limits, SolveError, Want};
+    use super::{Agents, SolveError};
 
-    /// How the driver is run on a problem.
+    /// The agents the driver is run on.
     pub trait Problem {
-        /// The driver's answer for this problem.
-        fn answer(
-            &self,
-            want: Want,
-            limits: Limits,
-            trace: &mut dyn FnMut(&Event),
-        ) -> Result<Found, SolveError>;
+        /// The agents of this problem, once its tables are known to fit `budget_mib`.
+        fn agents(&self, budget_mib: u64) -> Result<Agents<'_>, SolveError>;
     }
 }
 
 impl sealed::Problem for Dataset {
-    fn answer(
-        &self,
-        want: Want,
-        limits: Limits,
-        trace: &mut dyn FnMut(&Event),
-    ) -> Result<Found, SolveError> {
+    fn agents(&self, budget_mib: u64) -> Result<Agents<'_>, SolveError> {
         let grid = self.grid();
         let per_cell = BYTES_PER_CELL + BYTES_PER_CELL_PER_GHOST * self.ghost_count() as u64;
         let need = (grid.height() as u64)
             .saturating_mul(grid.width() as u64)
             .saturating_mul(per_cell);
-        if need > limits.budget_mib.saturating_mul(MIB) {
+        if need > budget_mib.saturating_mul(MIB) {
             return Err(SolveError::Memory {
-                budget_mib: limits.budget_mib,
+                budget_mib,
                 detail: format!(
                     "about {} MiB for the tables sized by the map",
                     need.div_ceil(MIB)
                 ),
             });
         }
-        let agents = Agents {
+        Ok(Agents {
             grid,
             starts: self.starts(),
             goals: self.homes(),
             dataset: Some(self),
-        };
-        Ok(mapf::solve_agents(agents, want, limits, trace)?)
+        })
     }
 }
 
 impl sealed::Problem for Benchmark {
-    fn answer(
-        &self,
-        want: Want,
-        limits: Limits,
-        trace: &mut dyn FnMut(&Event),
-    ) -> Result<Found, SolveError> {
+    fn agents(&self, _budget_mib: u64) -> Result<Agents<'_>, SolveError> {
         // The map's tables were checked against the budget when it was read.
-        let agents = Agents {
+        Ok(Agents {
             grid: self.grid(),
             starts: self.starts(),
             goals: self.goals(),
             dataset: None,
-        };
-        Ok(mapf::solve_agents(agents, want, limits, trace)?)
+        })
     }
 }
 
-/// The fewest steps that bring every ghost (agent) of `problem` home, all moving at once,
-/// and with [`Options::plan`] one optimal plan; `Ok(None)` when they can never all be
-/// home.
+/// The fewest steps that bring every ghost (agent) of `problem` home, all moving at once
+/// (or with [`Objective::SumOfCosts`] the least sum of costs), and with [`Options::plan`]
+/// one optimal plan; `Ok(None)` when they can never all be home.
 ///
 /// # Examples
 /// ```
@@ -250,6 +294,18 @@ impl sealed::Problem for Benchmark {
 /// assert_eq!(solution.plan().map(Vec::len), Some(1));
 /// assert!(solution.is_proven());
 /// assert_eq!(events.borrow().len(), 1); // settled by the joint search
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// The least sum of costs:
+/// ```
+/// use ghosts::{Objective, Options};
+///
+/// let problem: ghosts::Dataset = "4 3 2\n####\n#aA#\n#Bb#\n".parse()?;
+/// let options = Options { objective: Objective::SumOfCosts, ..Options::default() };
+/// let solution = ghosts::solve(&problem, &options)?.expect("solvable");
+/// // Both ghosts step at once: one step for the last, two for the sum.
+/// assert_eq!((solution.cost(), solution.steps()), (2, 1));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
@@ -282,12 +338,17 @@ pub fn solve<P: Problem>(
             sink(event);
         }
     };
-    let found = problem.answer(want, limits, &mut trace)?;
-    Ok(found.steps.map(|steps| Solution {
-        steps,
-        plan: found.plan,
-        expanded: found.expanded,
-    }))
+    let agents = problem.agents(options.memory_mib)?;
+    match options.objective {
+        Objective::Makespan => {
+            let found = mapf::solve_agents(agents, want, limits, &mut trace)?;
+            Ok(found
+                .steps
+                .map(|steps| Solution::makespan(steps, found.plan, found.expanded)))
+        }
+        Objective::SumOfCosts => Ok(mapf::solve_agents_soc(agents, limits, &mut trace)?
+            .map(|soc| Solution::sum_of_costs(soc, want))),
+    }
 }
 
 #[cfg(test)]

@@ -69,6 +69,7 @@ fn scratch_svg() -> std::path::PathBuf {
 /// Runs `input` and checks the outcome; returns whether it was answered in full.
 fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
     let options = RunOptions {
+        objective: ghosts::Objective::Makespan,
         plan: !rng.percent(20),
         show: rng.percent(20),
         svg: rng.percent(10).then(scratch_svg),

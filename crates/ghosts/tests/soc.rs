@@ -194,6 +194,49 @@ fn check(dataset: &Dataset, techniques: Techniques, expected: Option<u64>) {
     assert!(answer.cost >= answer.lower_bound);
 }
 
+/// The front door with `Objective::SumOfCosts` answers `expected` too, with a proven
+/// solution whose plan replays legally, costs what it says and is `steps()` long.
+fn check_front_door(dataset: &Dataset, expected: Option<u64>) {
+    let options = ghosts::Options {
+        objective: ghosts::Objective::SumOfCosts,
+        plan: true,
+        memory_mib: 64,
+        ..ghosts::Options::default()
+    };
+    let solution = ghosts::solve(dataset, &options).unwrap();
+    let context = || draw(dataset);
+    assert_eq!(
+        solution.as_ref().map(|s| s.cost()),
+        expected,
+        "{}",
+        context()
+    );
+    let Some(solution) = solution else {
+        return;
+    };
+    assert!(solution.is_proven());
+    assert_eq!(solution.lower_bound(), solution.cost());
+    assert_eq!(solution.objective(), ghosts::Objective::SumOfCosts);
+    let plan = solution.plan().unwrap();
+    assert_eq!(check_plan(dataset, plan), Ok(plan.len()), "{}", context());
+    assert_eq!(plan.len(), solution.steps() as usize);
+    let mut paths: Vec<Vec<u32>> = dataset
+        .starts()
+        .iter()
+        .map(|s| vec![s.index() as u32])
+        .collect();
+    for placement in plan {
+        for (path, cell) in paths.iter_mut().zip(placement) {
+            path.push(cell.index() as u32);
+        }
+    }
+    assert_eq!(soc::sum_of_costs(&paths, dataset.homes()), solution.cost());
+    // No step after the last agent is home for good.
+    if let Some(last) = plan.len().checked_sub(2) {
+        assert_ne!(&plan[last], plan.last().unwrap(), "{}", context());
+    }
+}
+
 /// Instances per agent count (2..=6).
 const PER_AGENTS: [usize; 7] = [0, 0, 800, 700, 500, 200, 100];
 
@@ -216,6 +259,7 @@ fn every_technique_equals_the_exhaustive_search_on_thousands_of_tiny_maps() {
             for techniques in every_technique() {
                 check(&dataset, techniques, expected);
             }
+            check_front_door(&dataset, expected);
             if std::env::var("SOC_TIMES").is_ok() {
                 eprintln!(
                     "{agents} agents, {} cells, {expected:?}: reference {reference:?}, all {:?}",

@@ -404,6 +404,49 @@ pub(crate) fn solve_agents(
     Driver::new(agents, want, limits, trace).run(Method::Auto)
 }
 
+/// The least sum of costs for the agents, with a plan (its makespan as short as the
+/// plan's costs allow: the steps after the last agent is home are dropped); `None` when
+/// no plan exists. Within the memory budget of `limits`.
+pub(crate) fn solve_agents_soc(
+    agents: Agents<'_>,
+    limits: Limits,
+    _trace: &mut dyn FnMut(&Event),
+) -> Result<Option<soc::SocPlan>, Unanswered> {
+    let Agents {
+        grid,
+        starts,
+        goals,
+        ..
+    } = agents;
+    if starts == goals {
+        return Ok(Some(soc::SocPlan {
+            cost: 0,
+            lower_bound: 0,
+            paths: starts.iter().map(|s| vec![s.index() as u32]).collect(),
+        }));
+    }
+    let found = soc::solve(
+        grid,
+        starts,
+        goals,
+        limits.budget_mib,
+        soc::Techniques::default(),
+    )?;
+    Ok(found.map(|mut plan| {
+        let arrived = plan
+            .paths
+            .iter()
+            .zip(goals)
+            .map(|(path, goal)| soc::planning::cost(path, goal.index() as u32) as usize)
+            .max()
+            .unwrap_or(0);
+        for path in &mut plan.paths {
+            path.truncate(arrived + 1);
+        }
+        plan
+    }))
+}
+
 /// The agents of an instance, and the dataset they come from when there is one (the joint
 /// search runs on a dataset: an instance without one gets a copy when it needs it).
 #[derive(Debug, Clone, Copy)]

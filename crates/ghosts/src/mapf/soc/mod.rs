@@ -23,9 +23,6 @@
 //! O(K x C) for the distances and the test; then per budget as [`planning`] and
 //! [`encoding`].
 
-// Reached through `internals` only until `--objective soc` is wired into the front door.
-#![cfg_attr(not(feature = "internals"), allow(dead_code))]
-
 pub mod core;
 pub mod encoding;
 pub mod planning;
