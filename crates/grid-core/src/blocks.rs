@@ -120,7 +120,7 @@ mod tests {
         let (Some(u), Some(v)) = (grid.neighbour(cell, a), grid.neighbour(cell, b)) else {
             return false;
         };
-        grid.distances(u, Some(cell))[v.index()] != crate::bfs::UNREACHABLE
+        grid.distances(u, Some(cell))[v.index()] != crate::UNREACHABLE
     }
 
     #[test]

@@ -30,7 +30,6 @@
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
-pub mod bfs;
 pub mod blocks;
 pub mod board;
 pub mod cli;

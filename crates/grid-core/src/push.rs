@@ -13,10 +13,6 @@ use crate::blocks::Blocks;
 use crate::grid::{CellId, Dir, Grid};
 use crate::walk::UNREACHABLE;
 
-/// The push distance of a state from which the target cannot be reached: the workspace's
-/// one [`UNREACHABLE`] (this name stays until every crate uses that one).
-pub use crate::walk::UNREACHABLE as NO_PUSHES;
-
 /// The state "box on `cell`, player beside it on `side`", as an index into the tables of
 /// [`push_distances`].
 #[inline]
