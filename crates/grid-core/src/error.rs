@@ -83,7 +83,7 @@ pub enum ErrorKind {
 
 /// Describes one input byte for an error message: `'x'` for printable ASCII, `a space`,
 /// `a tab`, or `byte 0xNN` for anything else (including the bytes of non-UTF-8 text).
-pub fn describe_byte(byte: u8) -> String {
+pub(crate) fn describe_byte(byte: u8) -> String {
     match byte {
         b' ' => "a space".to_owned(),
         b'\t' => "a tab".to_owned(),
@@ -93,9 +93,9 @@ pub fn describe_byte(byte: u8) -> String {
     }
 }
 
-/// Describes one character for an error message: as [`describe_byte`] for ASCII, else the
-/// character and its code point (`'é' (U+00E9)`), or the code point alone for a control
-/// character.
+/// Describes one character for an error message: ASCII as `'x'` when printable, `a space`,
+/// `a tab`, `a carriage return` or `byte 0xNN`; any other character by itself and its
+/// code point (`'é' (U+00E9)`), or the code point alone for a control character.
 pub fn describe_char(c: char) -> String {
     match u8::try_from(c) {
         Ok(byte) if byte.is_ascii() => describe_byte(byte),
@@ -105,7 +105,7 @@ pub fn describe_char(c: char) -> String {
 }
 
 /// Describes the character that `bytes` start with: [`describe_char`] when they start with
-/// a whole UTF-8 character, [`describe_byte`] of the first byte when they do not (a byte of
+/// a whole UTF-8 character, `byte 0xNN` (the first byte) when they do not (a byte of
 /// non-UTF-8 text). Empty `bytes` read "end of line".
 pub fn describe_char_at(bytes: &[u8]) -> String {
     match (first_char(bytes), bytes.first()) {

@@ -1,21 +1,35 @@
-//! Shared ground for the grid-search solvers of this workspace.
+//! Shared ground for the grid-search solvers of this workspace: what the four problem
+//! crates need in common, and nothing they do not.
 //!
-//! - [`reader`]: a streaming reader of multi-case text input (integer headers, then rows of
-//!   an exact width) that reports every problem as a located [`ParseError`];
-//! - [`grid`]: compact numbering of the passable cells of a character grid, their
-//!   coordinates, the [`Dir`] order N < S < W < E and a neighbour table;
-//! - [`walk`]: the stamped breadth-first [`Walker`] (early-stopping walks, floods,
+//! The surface is small on purpose: the types are re-exported here, at the root, and only
+//! five modules are public, as namespaces of what belongs together. The ladder inside,
+//! each module using only those below it: `error`, `reader`, then `grid` and `limits`,
+//! then `walk`, `queue`, `blocks` and `push`, then `cli`, `svg`, `board` and `movingai`.
+//!
+//! At the root:
+//! - reading input: [`CaseReader`] (a streaming reader of multi-case text: integer
+//!   [`Header`]s, then rows of an exact width, a [`CharGrid`], [`RowEnd`]) that reports
+//!   every problem as a located [`ParseError`] ([`ErrorKind`]); [`describe_char`],
+//!   [`describe_char_at`] and [`char_column`] name a character and its column the way
+//!   every reader does; [`report`] formats an error as every binary prints it;
+//! - the grid: [`Grid`] numbers the passable cells of a character grid ([`CellId`]), with
+//!   their coordinates, the [`Dir`] order N < S < W < E and a neighbour table
+//!   ([`CellError`] for a cell out of place);
+//! - searching: the stamped breadth-first [`Walker`] (early-stopping walks, floods,
 //!   smallest shortest walks), [`Grid::distances`] and the one [`UNREACHABLE`] sentinel;
-//! - [`queue`]: the monotone [`BucketQueue`] (Dial's buckets) for integer-keyed searches;
-//! - [`board`]: the single-box [`Board`] (player, box, target) with its move replay,
-//!   `--show` frames and `--svg` picture, and the [`Move`] of a move string;
-//! - [`blocks`]: biconnected components, to tell in O(1) which sides of a cell stay
-//!   connected when the cell is taken away (the sides of a box);
-//! - [`push`]: push distances of one box to one target over (box cell, side) states;
-//! - [`cli`]: the input file or standard input ([`open_input`]), the run error and the
-//!   exit statuses every binary shares;
+//!   the monotone [`BucketQueue`] (Dial's buckets) for integer-keyed searches; [`Blocks`],
+//!   biconnected components that tell in O(1) which sides of a cell stay connected when
+//!   the cell is taken away (the sides of a box);
+//! - the single-box [`Board`] (player, box, target: [`Piece`], [`Notation`]) with its move
+//!   replay ([`Move`], [`Position`], [`Counts`], [`ReplayError`], [`BoardError`]),
+//!   `--show` frames and `--svg` picture;
+//! - the binaries' common ground: the input file or standard input ([`open_input`]), the
+//!   [`RunError`] and the exit statuses ([`exit_code`]).
+//!
+//! The public modules:
 //! - [`limits`]: the size and memory guards every program applies to a case header
-//!   before allocating (`--max-cells`, `--memory-mib`);
+//!   before allocating (`--max-cells`, `--memory-mib`; [`Limits`], [`grid_size`]);
+//! - [`push`]: push distances of one box to one target over (box cell, side) states;
 //! - [`movingai`]: the MovingAI `.map` grid format of the multi-agent path finding
 //!   benchmark, with located errors;
 //! - [`svg`]: animated SVG pictures of solutions (walls, marks, moving pieces), streamed;
@@ -30,26 +44,25 @@
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
-pub mod blocks;
-pub mod board;
-pub mod cli;
-pub mod error;
-pub mod grid;
+mod blocks;
+mod board;
+mod cli;
+mod error;
+mod grid;
 pub mod limits;
 pub mod movingai;
 pub mod push;
-pub mod queue;
-pub mod reader;
+mod queue;
+mod reader;
 #[cfg(any(test, feature = "generate"))]
 pub mod rng;
 pub mod svg;
-pub mod walk;
+mod walk;
 
+pub use blocks::Blocks;
 pub use board::{Board, BoardError, Counts, Move, Notation, Piece, Position, ReplayError};
 pub use cli::{RunError, exit_code, open_input};
-pub use error::{
-    ErrorKind, ParseError, char_column, describe_byte, describe_char, describe_char_at,
-};
+pub use error::{ErrorKind, ParseError, char_column, describe_char, describe_char_at, report};
 pub use grid::{CellError, CellId, Dir, Grid};
 pub use limits::{GridSize, Limits, SizeFields, grid_size};
 pub use queue::BucketQueue;

@@ -45,7 +45,7 @@ pub struct MovingAiMap {
 
 /// Whether a map character is a free cell: `.`, `G`, `S` free; `@`, `O`, `T`, `W`
 /// blocked; `None` for any other byte.
-pub fn is_free(byte: u8) -> Option<bool> {
+pub(crate) fn is_free(byte: u8) -> Option<bool> {
     match byte {
         b'.' | b'G' | b'S' => Some(true),
         b'@' | b'O' | b'T' | b'W' => Some(false),

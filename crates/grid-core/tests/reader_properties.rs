@@ -3,7 +3,7 @@
 //! them (fixed seeds): valid inputs read back exactly, whatever the line endings and blank
 //! lines; every corruption is either still valid or reported at a real place.
 
-use grid_core::reader::RowEnd;
+use grid_core::RowEnd;
 use grid_core::rng::SplitMix64;
 use grid_core::{CaseReader, CharGrid, ErrorKind, ParseError};
 

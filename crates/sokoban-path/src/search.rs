@@ -34,7 +34,7 @@
 //! with scattered walls: 0.7 s). Memory is about 170 bytes per cell in all (per-state
 //! tables, blocks, walk buffers).
 
-use grid_core::blocks::Blocks;
+use grid_core::Blocks;
 use grid_core::push::{decode, push_distances, state};
 use grid_core::{CellId, Dir, Grid};
 

@@ -16,7 +16,7 @@
 //! # Complexity
 //! O(cells) time and memory.
 
-use grid_core::blocks::Blocks;
+use grid_core::Blocks;
 use grid_core::{BucketQueue, CellId, Dir, Grid, UNREACHABLE};
 
 use crate::detour::{state, unpack};

@@ -28,7 +28,7 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use grid_core::blocks::Blocks;
+use grid_core::Blocks;
 use grid_core::{CellId, Dir, UNREACHABLE};
 
 use crate::bound::steps_to_target_at_least;

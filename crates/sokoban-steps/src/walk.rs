@@ -16,7 +16,7 @@
 //! O(cells visited) <= O(cells). Memory: 32 bytes per cell for the caches plus 12 for the
 //! search buffers, and O(height x width) while the bounds are prepared.
 
-use grid_core::blocks::Blocks;
+use grid_core::Blocks;
 use grid_core::{CellId, Dir, Grid, UNREACHABLE, Walker};
 
 use crate::detour::{PAIRS, WallRings, walk_at_least};

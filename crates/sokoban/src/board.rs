@@ -9,8 +9,8 @@
 //! # Complexity
 //! O(goals x cells) time and memory for the tables; the freeze test is O(boxes) per push.
 
+use grid_core::Blocks;
 use grid_core::UNREACHABLE;
-use grid_core::blocks::Blocks;
 use grid_core::push::push_distances;
 use grid_core::{CellId, Dir, Grid};
 

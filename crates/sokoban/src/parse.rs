@@ -509,7 +509,7 @@ impl Level {
                 return Err(LevelError::NotXsb {
                     row: r + 1,
                     column: column + 1,
-                    found: grid_core::error::describe_char(c),
+                    found: grid_core::describe_char(c),
                 });
             }
             if row.len() > MAX_SIDE {

@@ -11,7 +11,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 use std::time::Instant;
 
-use grid_core::error::report;
+use grid_core::report;
 use grid_core::{ParseError, RunError};
 
 use crate::parse::{Collection, DEFAULT_MAX_CELLS, Level, no_level};
