@@ -16,31 +16,8 @@ use ghosts::internals::mapf::{
 use ghosts::internals::{Want, check_plan};
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Grid};
-use test_support::random_grid;
 
-use common::reference_steps;
-
-/// A random tiny instance: a grid of `width` x `height` with `wall_percent` walls, and
-/// `agents` agents on distinct random starts and distinct random goals (a start may be
-/// another's goal).
-fn random_instance(
-    rng: &mut SplitMix64,
-    width: usize,
-    height: usize,
-    agents: usize,
-    wall_percent: u32,
-) -> Option<Dataset> {
-    let grid = random_grid(rng, height, width, wall_percent);
-    let mut cells: Vec<CellId> = grid.cells().collect();
-    if cells.len() < agents + 1 {
-        return None;
-    }
-    rng.shuffle(&mut cells);
-    let starts: Vec<_> = cells[..agents].iter().map(|&c| grid.position(c)).collect();
-    rng.shuffle(&mut cells);
-    let homes: Vec<_> = cells[..agents].iter().map(|&c| grid.position(c)).collect();
-    Some(Dataset::new(grid, &starts, &homes).unwrap())
-}
+use common::{random_instance, reference_steps};
 
 fn draw(dataset: &Dataset) -> String {
     let grid = dataset.grid();
@@ -128,7 +105,9 @@ fn every_method_equals_plain_bfs_on_thousands_of_tiny_maps() {
         let agents = rng.between(2, 8);
         let (width, height) = (rng.between(1, 5), rng.between(1, 4));
         let wall_percent = [0, 15, 30][rng.below(3)];
-        let Some(dataset) = random_instance(&mut rng, width, height, agents, wall_percent) else {
+        let Some(dataset) =
+            random_instance(&mut rng, width, height, agents, wall_percent, |_| true)
+        else {
             continue;
         };
         // Small enough for the plain BFS: at most 60 000 placements C! / (C - K)! (more
@@ -242,7 +221,9 @@ fn a_small_core_with_no_plan_at_all_answers_minus_one_as_plain_bfs() {
         let (width, height) = (rng.between(1, 5), rng.between(1, 4));
         // Many walls: more of the tiny maps are unsolvable.
         let wall_percent = [15, 30, 45][rng.below(3)];
-        let Some(dataset) = random_instance(&mut rng, width, height, agents, wall_percent) else {
+        let Some(dataset) =
+            random_instance(&mut rng, width, height, agents, wall_percent, |_| true)
+        else {
             continue;
         };
         let cells = dataset.grid().cell_count();

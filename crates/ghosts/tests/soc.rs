@@ -7,6 +7,8 @@
 //! finished is the least sum of costs. Every plan is replayed by the checker and its cost
 //! recounted.
 
+mod common;
+
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
@@ -15,30 +17,8 @@ use ghosts::internals::check_plan;
 use ghosts::internals::mapf::soc::{self, Techniques};
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Grid};
-use test_support::random_grid;
 
-/// A random tiny instance: a grid of `width` x `height` with `wall_percent` walls, and
-/// `agents` agents on distinct random starts and distinct random goals.
-fn random_instance(
-    rng: &mut SplitMix64,
-    width: usize,
-    height: usize,
-    agents: usize,
-    wall_percent: u32,
-) -> Option<Dataset> {
-    let grid = random_grid(rng, height, width, wall_percent);
-    let mut cells: Vec<CellId> = grid.cells().collect();
-    // The exhaustive search stores every placement it reaches (C! / (C - K)! at most).
-    let placements: usize = (0..agents).map(|i| cells.len().saturating_sub(i)).product();
-    if cells.len() < agents + 1 || cells.len() > 16 || placements > 40_000 {
-        return None;
-    }
-    rng.shuffle(&mut cells);
-    let starts: Vec<_> = cells[..agents].iter().map(|&c| grid.position(c)).collect();
-    rng.shuffle(&mut cells);
-    let homes: Vec<_> = cells[..agents].iter().map(|&c| grid.position(c)).collect();
-    Some(Dataset::new(grid, &starts, &homes).unwrap())
-}
+use common::random_instance;
 
 /// The least sum of costs by Dijkstra's algorithm over (placement, finished agents), as
 /// the module documentation says. Cells < 16, agents <= 6: 4 bits a cell, the finished
@@ -250,7 +230,12 @@ fn every_technique_equals_the_exhaustive_search_on_thousands_of_tiny_maps() {
             let width = 2 + rng.below(3);
             let height = 2 + rng.below(3);
             let walls = [0, 10, 25][rng.below(3)];
-            let Some(dataset) = random_instance(&mut rng, width, height, agents, walls) else {
+            let Some(dataset) = random_instance(&mut rng, width, height, agents, walls, |cells| {
+                // The exhaustive search stores every placement it reaches (C! / (C - K)!
+                // at most).
+                let placements: usize = (0..agents).map(|i| cells.saturating_sub(i)).product();
+                cells <= 16 && placements <= 40_000
+            }) else {
                 continue;
             };
             let clock = std::time::Instant::now();

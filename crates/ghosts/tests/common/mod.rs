@@ -1,9 +1,40 @@
-//! The plain breadth-first search over joint placements that the MAPF tests compare
-//! with (shared by `mapf.rs` and `solvable.rs`).
+//! What the MAPF tests share: the plain breadth-first search over joint placements that
+//! they compare with (`mapf.rs`, `solvable.rs`) and their random tiny instances
+//! (`mapf.rs`, `soc.rs`).
+
+// Each test binary uses its part.
+#![allow(dead_code)]
 
 use std::collections::{HashSet, VecDeque};
 
+use ghosts::Dataset;
+use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Grid};
+use test_support::random_grid;
+
+/// A random tiny instance: a grid of `width` x `height` with `wall_percent` walls, and
+/// `agents` agents on distinct random starts and distinct random goals (a start may be
+/// another's goal); `None` when the grid has fewer than `agents + 1` cells or `fits`
+/// refuses its number of cells (a reference that cannot afford it).
+pub fn random_instance(
+    rng: &mut SplitMix64,
+    width: usize,
+    height: usize,
+    agents: usize,
+    wall_percent: u32,
+    fits: impl Fn(usize) -> bool,
+) -> Option<Dataset> {
+    let grid = random_grid(rng, height, width, wall_percent);
+    let mut cells: Vec<CellId> = grid.cells().collect();
+    if cells.len() < agents + 1 || !fits(cells.len()) {
+        return None;
+    }
+    rng.shuffle(&mut cells);
+    let starts: Vec<_> = cells[..agents].iter().map(|&c| grid.position(c)).collect();
+    rng.shuffle(&mut cells);
+    let homes: Vec<_> = cells[..agents].iter().map(|&c| grid.position(c)).collect();
+    Some(Dataset::new(grid, &starts, &homes).unwrap())
+}
 
 /// Plain BFS over joint placements (every combination of moves, kept when no two agents
 /// share a cell or swap). A placement is kept as a number: 5 bits per agent (cells < 32).
