@@ -19,6 +19,9 @@
 //! ([`super::packing`]), then the number of regions the boxes cut the floor into (fewer
 //! regions, more freedom for the player).
 //!
+//! With `corrals` on, a state with a PI-corral pushes only its barrier's boxes
+//! ([`super::corral`]).
+//!
 //! Pruned, because no solution passes there (so a level is unsolvable exactly when the
 //! search runs out of states): pushes onto dead squares, pushes that freeze a box off a
 //! goal, pushes that leave the pushed box in a deadlock of two or three boxes
@@ -33,6 +36,7 @@ use std::collections::BTreeMap;
 
 use grid_core::{CellId, Dir};
 
+use super::corral::Corrals;
 use super::store::{Budget, NONE, Store};
 use super::walk::Walker;
 use super::{Guide, Halt, Options};
@@ -149,6 +153,7 @@ pub(super) fn search(
         Vec::new()
     };
     let mut regions = Walker::new(n);
+    let mut corrals = Corrals::new(n);
 
     let mut words: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
     for b in level.boxes() {
@@ -209,8 +214,16 @@ pub(super) fn search(
             occupied[usize::from(b)] = true;
         }
         walker.run(grid, &occupied, player);
+        let barrier = if options.corrals {
+            corrals.pi_barrier(grid, &board, &occupied, &walker)
+        } else {
+            None
+        };
         for i in 0..k {
             let cell = CellId::new(usize::from(boxes[i]));
+            if barrier.is_some_and(|barrier| barrier.binary_search(&cell).is_err()) {
+                continue;
+            }
             for dir in Dir::ALL {
                 let (Some(to), Some(behind)) = (
                     grid.neighbour(cell, dir),
