@@ -92,25 +92,40 @@ impl GridSize {
     /// [`ErrorKind::OverBudget`] located at the size in the header, its detail giving the
     /// need in MiB (rounded up) and how it was estimated.
     pub fn check_memory(&self, bytes_per_cell: u64, memory_mib: u64) -> Result<(), ParseError> {
-        let need = self.cells().saturating_mul(bytes_per_cell);
-        if need <= memory_mib.saturating_mul(MIB) {
+        let Some(need_mib) = over_budget_mib(self.cells(), bytes_per_cell, memory_mib) else {
             return Ok(());
-        }
+        };
         Err(ParseError::at(
             self.line,
             self.column,
             ErrorKind::OverBudget {
                 budget_mib: memory_mib,
                 detail: format!(
-                    "about {} MiB for {} x {} cells at {} bytes a cell",
-                    need.div_ceil(MIB),
-                    self.rows,
-                    self.cols,
-                    bytes_per_cell
+                    "about {need_mib} MiB for {} x {} cells at {} bytes a cell",
+                    self.rows, self.cols, bytes_per_cell
                 ),
             },
         ))
     }
+}
+
+/// The memory `cells` cells at `bytes_per_cell` bytes each need, in MiB rounded up, when it
+/// is more than `memory_mib` MiB; `None` when it fits. The one rule of every `--memory-mib`
+/// check on a grid's cells: at a header ([`GridSize::check_memory`]) and in a solver's
+/// `solve`, which library callers reach without a header.
+///
+/// ```
+/// use grid_core::limits::over_budget_mib;
+///
+/// assert_eq!(over_budget_mib(1 << 20, 3, 2), Some(3));
+/// assert_eq!(over_budget_mib(1 << 20, 2, 2), None);
+/// ```
+///
+/// # Complexity
+/// O(1); saturates rather than overflows.
+pub fn over_budget_mib(cells: u64, bytes_per_cell: u64, memory_mib: u64) -> Option<u64> {
+    let need = cells.saturating_mul(bytes_per_cell);
+    (need > memory_mib.saturating_mul(MIB)).then(|| need.div_ceil(MIB))
 }
 
 /// Reads the grid size from `header` and checks it before anything is allocated: each side

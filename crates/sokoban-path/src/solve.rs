@@ -7,7 +7,7 @@
 
 use std::cell::RefCell;
 
-use grid_core::limits::{DEFAULT_MEMORY_MIB, MIB};
+use grid_core::limits::{DEFAULT_MEMORY_MIB, over_budget_mib};
 
 use crate::parse::BYTES_PER_CELL;
 use crate::problem::Maze;
@@ -70,13 +70,12 @@ pub enum SolveError {
 /// See the crate's search notes: O(cells^2) in the worst case, near O(cells) on open rooms.
 pub fn solve(maze: &Maze, options: &Options) -> Result<Option<Solution>, SolveError> {
     let grid = maze.grid();
-    let need = (grid.height() as u64)
-        .saturating_mul(grid.width() as u64)
-        .saturating_mul(BYTES_PER_CELL);
-    if need > options.memory_mib.saturating_mul(MIB) {
+    let cells = (grid.height() as u64).saturating_mul(grid.width() as u64);
+    if let Some(need_mib) = over_budget_mib(cells, BYTES_PER_CELL, options.memory_mib) {
+        let budget_mib = options.memory_mib;
         return Err(SolveError::Memory {
-            budget_mib: options.memory_mib,
-            need_mib: need.div_ceil(MIB),
+            budget_mib,
+            need_mib,
         });
     }
     thread_local! {

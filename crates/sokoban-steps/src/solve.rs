@@ -5,7 +5,7 @@
 //! the searches, and joins them: the estimate decides before any table is allocated
 //! whether the search may run at all.
 
-use grid_core::limits::{DEFAULT_MEMORY_MIB, MIB};
+use grid_core::limits::{DEFAULT_MEMORY_MIB, over_budget_mib};
 
 use crate::parse::BYTES_PER_CELL;
 use crate::path::Path;
@@ -90,13 +90,12 @@ pub enum SolveError {
 /// 4 x cells), plus the walk searches; O(cells) memory.
 pub fn solve(puzzle: &Puzzle, options: &Options) -> Result<Option<Solution>, SolveError> {
     let grid = puzzle.grid();
-    let need = (grid.height() as u64)
-        .saturating_mul(grid.width() as u64)
-        .saturating_mul(BYTES_PER_CELL);
-    if need > options.memory_mib.saturating_mul(MIB) {
+    let cells = (grid.height() as u64).saturating_mul(grid.width() as u64);
+    if let Some(need_mib) = over_budget_mib(cells, BYTES_PER_CELL, options.memory_mib) {
+        let budget_mib = options.memory_mib;
         return Err(SolveError::Memory {
-            budget_mib: options.memory_mib,
-            need_mib: need.div_ceil(MIB),
+            budget_mib,
+            need_mib,
         });
     }
     let mut solver = Solver::new(puzzle);
