@@ -17,10 +17,7 @@ use test_support::mutate::{answered_rounds, mutate};
 const ALPHABET: &[u8] = b"..@@GSOTW\nmaptypeheightwidth 0123456789";
 
 fn rounds() -> usize {
-    std::env::var("MOVINGAI_FUZZ_ROUNDS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(3000)
+    test_support::fuzz::rounds_from_env("MOVINGAI_FUZZ_ROUNDS", 3000)
 }
 
 /// The `.map` files of the testdata (the fixtures, the cases and the bad cases).
@@ -92,13 +89,7 @@ fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
                 String::from_utf8_lossy(input)
             );
             // A non-ASCII character of a UTF-8 input is named, not shown as its bytes.
-            let non_ascii_byte = ["8", "9", "a", "b", "c", "d", "e", "f"]
-                .iter()
-                .any(|high| shown.contains(&format!("byte 0x{high}")));
-            assert!(
-                !non_ascii_byte || std::str::from_utf8(input).is_err(),
-                "{shown}"
-            );
+            test_support::fuzz::assert_names_characters(&shown, input);
             false
         }
     }

@@ -57,6 +57,31 @@ pub fn answered(outcome: &Result<(), RunError>, input: &[u8]) -> bool {
     }
 }
 
+/// Rounds of a reader's fuzz campaign: the number in the environment variable `var` when
+/// it is set (a longer campaign by hand), else `default`.
+pub fn rounds_from_env(var: &str, default: usize) -> usize {
+    std::env::var(var)
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The rule every reader keeps: a non-ASCII character of a UTF-8 input is named in the
+/// message `shown` (`'３' (U+FF13)`), never shown as one of its bytes (`byte 0xef`), which
+/// only a non-UTF-8 input may show.
+///
+/// # Panics
+/// When `shown` names a byte of 0x80 or above and `input` is UTF-8 (the point of the check).
+pub fn assert_names_characters(shown: &str, input: &[u8]) {
+    let non_ascii_byte = ["8", "9", "a", "b", "c", "d", "e", "f"]
+        .iter()
+        .any(|high| shown.contains(&format!("byte 0x{high}")));
+    assert!(
+        !non_ascii_byte || std::str::from_utf8(input).is_err(),
+        "{shown}"
+    );
+}
+
 /// With probability `percent` / 100, one byte of `bytes` becomes a stray one (`x`, a
 /// non-UTF-8 byte, a tab or a space).
 pub fn stray_byte(rng: &mut SplitMix64, bytes: &mut [u8], percent: u32) {
