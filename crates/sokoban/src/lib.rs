@@ -59,7 +59,7 @@ pub use grid_core::ParseError;
 pub use parse::{Collection, DEFAULT_MAX_CELLS, Level, LevelError, MAX_FLOOR, MAX_SIDE, MAX_TITLE};
 pub use range::{LevelRange, LevelRangeError};
 pub use run::{RunOptions, run};
-pub use solution::{Metric, Options, Solution, SolveError};
+pub use solution::{Interrupt, Metric, Options, Solution, SolveError};
 pub use verify::{Counts, VerifyError, verify};
 
 /// A solution of `level` for `options.metric`: proven optimal on both keys when
@@ -83,7 +83,8 @@ pub use verify::{Counts, VerifyError, verify};
 ///
 /// # Errors
 /// [`SolveError::Time`] or [`SolveError::Memory`] when a limit of `options` stopped the
-/// search first.
+/// search first, [`SolveError::Interrupted`] when its [`Options::interrupt`] did, with no
+/// solution found.
 ///
 /// # Complexity
 /// Exponential in the number of boxes in the worst case (the problem is PSPACE-complete);

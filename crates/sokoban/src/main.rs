@@ -74,13 +74,27 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
         .map_err(|_| format!("expected a number of seconds of at least 0, found '{text}'"))
 }
 
+/// The exit status after Ctrl-C (128 + SIGINT, as shells report it).
+const INTERRUPTED: u8 = 130;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Ctrl-C once: no further level is read, the levels under way end with what they
+    // have, and every answer found is printed. Twice: stop at once.
+    let interrupt = sokoban::Interrupt::default();
+    let handler = interrupt.clone();
+    let _ = ctrlc::set_handler(move || {
+        if handler.is_set() {
+            std::process::exit(i32::from(INTERRUPTED));
+        }
+        handler.interrupt();
+    });
     let options = sokoban::RunOptions {
         solve: sokoban::Options {
             metric: cli.metric,
             memory_mib: cli.memory_mib,
             time_limit: cli.time_limit.0,
+            interrupt: Some(interrupt.clone()),
         },
         max_cells: cli.max_cells,
         levels: cli.level,
@@ -108,6 +122,10 @@ fn main() -> ExitCode {
         &mut io::stderr().lock(),
         &options,
     ) {
+        Ok(_) if interrupt.is_set() => {
+            let _ = writeln!(io::stderr(), "sokoban: interrupted");
+            ExitCode::from(INTERRUPTED)
+        }
         Ok(0) => ExitCode::SUCCESS,
         Ok(_) => ExitCode::FAILURE,
         Err(e) => grid_core::exit_code(Err(e)),

@@ -74,6 +74,7 @@ fn answer_line(answer: &Result<Option<Solution>, SolveError>) -> String {
         Ok(None) => "-1".to_owned(),
         Err(SolveError::Time) => "unknown: time".to_owned(),
         Err(SolveError::Memory) => "unknown: memory".to_owned(),
+        Err(SolveError::Interrupted) => "unknown: interrupted".to_owned(),
     }
 }
 
@@ -244,9 +245,13 @@ fn feed<R: BufRead, O: Write, E: Write>(
     workers: &mut Workers,
     printer: &mut Printer<'_, O, E>,
     levels: Option<LevelRange>,
+    options: &Options,
 ) -> Result<usize, RunError> {
     let mut selected = 0;
     while let Some(text) = collection.next_text()? {
+        if options.interrupted() {
+            break;
+        }
         if let Some(range) = levels {
             if text.number < range.first() {
                 continue;
@@ -262,6 +267,9 @@ fn feed<R: BufRead, O: Write, E: Write>(
             Ok(level) => {
                 while workers.in_flight > workers.width {
                     workers.print_one(printer)?;
+                }
+                if options.interrupted() {
+                    break;
                 }
                 if workers.jobs.send((place, level)).is_ok() {
                     workers.in_flight += 1;
@@ -285,6 +293,11 @@ fn feed<R: BufRead, O: Write, E: Write>(
 /// (and the errors) come out in input order all the same, each as soon as every level
 /// before it is done. The input is read on the calling thread, a level ahead of the
 /// workers.
+///
+/// When the [`Options::interrupt`] of [`RunOptions::solve`] is set (the binary's Ctrl-C),
+/// no further level is read, the levels under way end at their next look at the clock
+/// (with their best solution, unproven, or `unknown: interrupted`), and every answer
+/// found is written.
 ///
 /// Returns the number of errors told on `errors` (the binary exits with 1 when it is not
 /// 0).
@@ -336,7 +349,13 @@ pub fn run(
             in_flight: 0,
             width,
         };
-        let selected = feed(&mut collection, &mut workers, &mut printer, options.levels);
+        let selected = feed(
+            &mut collection,
+            &mut workers,
+            &mut printer,
+            options.levels,
+            &options.solve,
+        );
         // On an error the queued levels are not solved; the workers end after the level
         // each is on (and at once when none is), the scope waiting for them.
         stop.store(selected.is_err(), Ordering::Relaxed);
@@ -466,5 +485,66 @@ mod tests {
                     .contains("no level in the input")
             );
         }
+    }
+
+    /// Sets the interrupt once `after` bytes have been written: a Ctrl-C that comes
+    /// while the answers are printed.
+    struct InterruptAfter {
+        written: Vec<u8>,
+        after: usize,
+        interrupt: crate::Interrupt,
+    }
+
+    impl Write for InterruptAfter {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.written.extend_from_slice(buf);
+            if self.written.len() >= self.after {
+                self.interrupt.interrupt();
+            }
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn an_interrupt_keeps_the_answers_found_and_reads_no_further_level() {
+        let level = "#######\n#@$  .#\n#######\n";
+        let input: String = (1..=6).map(|i| format!("; {i}\n{level}")).collect();
+        let interrupt = crate::Interrupt::default();
+        let options = RunOptions {
+            solve: Options {
+                interrupt: Some(interrupt.clone()),
+                ..Options::default()
+            },
+            jobs: NonZeroUsize::MIN,
+            ..RunOptions::default()
+        };
+        let mut output = InterruptAfter {
+            written: Vec::new(),
+            after: "; 1\n3 3 RRR\n".len(),
+            interrupt: interrupt.clone(),
+        };
+        let told = run(input.as_bytes(), &mut output, &mut Vec::new(), &options).unwrap();
+        assert_eq!(told, 0);
+        let text = String::from_utf8(output.written).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[..2], ["; 1", "3 3 RRR"], "{text}");
+        // The level a worker held when the interrupt came ends either way; none after it
+        // is read.
+        assert!(lines.len() <= 4, "{text}");
+        if lines.len() == 4 {
+            assert_eq!(lines[2], "; 2");
+            assert!(
+                lines[3] == "3 3 RRR" || lines[3] == "unknown: interrupted",
+                "{text}"
+            );
+        }
+
+        // Set before the run: nothing is solved.
+        let mut output = Vec::new();
+        run(input.as_bytes(), &mut output, &mut Vec::new(), &options).unwrap();
+        assert!(output.is_empty());
     }
 }

@@ -6,6 +6,8 @@
 //! bound that was proven, so that an answer found but not proven (issue 16's anytime
 //! search) fits the same type without a caller mistaking it for a proof.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use grid_core::limits::DEFAULT_MEMORY_MIB;
@@ -30,6 +32,52 @@ pub struct Options {
     pub memory_mib: u64,
     /// The time one level may take (`--time-limit`); `None` for no limit.
     pub time_limit: Option<Duration>,
+    /// A flag that stops the search at its next look at the clock, as the time limit
+    /// would but with [`SolveError::Interrupted`] (the binary's Ctrl-C); `None`: nobody.
+    pub interrupt: Option<Interrupt>,
+}
+
+/// A flag one thread sets ([`Interrupt::interrupt`]) to stop the searches that other
+/// threads run with it in their [`Options::interrupt`]; clones share the flag.
+///
+/// ```
+/// let interrupt = sokoban::Interrupt::default();
+/// let options = sokoban::Options { interrupt: Some(interrupt.clone()), ..Default::default() };
+/// interrupt.interrupt();
+/// let level: sokoban::Level = "#######\n#@$  .#\n#######\n".parse()?;
+/// assert_eq!(sokoban::solve(&level, &options), Err(sokoban::SolveError::Interrupted));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Interrupt(Arc<AtomicBool>);
+
+impl Interrupt {
+    /// Sets the flag: every search with it stops at its next look (every few thousand
+    /// expansions), and [`crate::run`] reads no further level.
+    pub fn interrupt(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the flag is set.
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+impl PartialEq for Interrupt {
+    /// The same flag.
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Interrupt {}
+
+impl Options {
+    /// Whether [`Options::interrupt`] is set.
+    pub(crate) fn interrupted(&self) -> bool {
+        self.interrupt.as_ref().is_some_and(Interrupt::is_set)
+    }
 }
 
 impl Default for Options {
@@ -39,6 +87,7 @@ impl Default for Options {
             metric: Metric::Pushes,
             memory_mib: DEFAULT_MEMORY_MIB,
             time_limit: None,
+            interrupt: None,
         }
     }
 }
@@ -52,6 +101,9 @@ pub enum SolveError {
     /// The search would store more than [`Options::memory_mib`].
     #[error("the memory budget was reached")]
     Memory,
+    /// [`Options::interrupt`] was set.
+    #[error("the search was interrupted")]
+    Interrupted,
 }
 
 /// A solution: its moves in LURD (`lurd` walks, `LURD` pushes), the counts read from them,

@@ -20,6 +20,7 @@ fn options(metric: Metric) -> RunOptions {
             metric,
             memory_mib: 16,
             time_limit: Some(Duration::from_millis(20)),
+            ..Options::default()
         },
         max_cells: 1024,
         ..RunOptions::default()

@@ -32,6 +32,9 @@ const FINDER_CHECKS_UNTIMED: u32 = 4096;
 /// # Errors
 /// [`SolveError`] when neither search found a solution within the limits.
 pub(crate) fn solve(level: &Level, options: &Options) -> Result<Option<Solution>, SolveError> {
+    if options.interrupted() {
+        return Err(SolveError::Interrupted);
+    }
     let started = Instant::now();
     let memory_bytes = options.memory_mib.saturating_mul(MIB);
     let found = if options.time_limit == Some(Duration::ZERO) {
@@ -41,10 +44,11 @@ pub(crate) fn solve(level: &Level, options: &Options) -> Result<Option<Solution>
         let mut checks = 0u32;
         let mut stop = || {
             checks += 1;
-            match finder_time {
-                Some(limit) => started.elapsed() >= limit,
-                None => checks > FINDER_CHECKS_UNTIMED,
-            }
+            options.interrupted()
+                || match finder_time {
+                    Some(limit) => started.elapsed() >= limit,
+                    None => checks > FINDER_CHECKS_UNTIMED,
+                }
         };
         let finder_options = FinderOptions {
             memory_bytes,

@@ -169,6 +169,9 @@ fn run(search: &mut Search<'_>, options: &Options) -> Result<Option<Solution>, S
             search.build_triples();
         }
         if expanded % CLOCK_EVERY == 0 {
+            if options.interrupted() {
+                return Err(SolveError::Interrupted);
+            }
             if let Some(limit) = options.time_limit {
                 if started.elapsed() >= limit {
                     return Err(SolveError::Time);
