@@ -111,8 +111,8 @@ pub mod internals {
     /// The many-agent methods and their driver.
     pub mod mapf {
         pub use crate::mapf::{
-            Event, Horizons, Instance, Method, Unanswered, constructive, refine, sat, soc,
-            solvable, solve, solve_traced,
+            Agents, Event, Horizons, Instance, Method, Stopped, Stopwatch, Unanswered,
+            constructive, lacam, refine, sat, soc, solvable, solve, solve_stopped, solve_traced,
         };
     }
 }
@@ -135,6 +135,9 @@ pub struct RunOptions<'a> {
     pub max_cells: u64,
     /// Memory one search may use, in MiB.
     pub memory_mib: u64,
+    /// Wall time one search may take (`--time-limit`): past it, the best plan found
+    /// with its proven lower bound ([`Options::time_limit`]); `None`: no limit.
+    pub time_limit: Option<std::time::Duration>,
     /// Told every step of each search ([`Options::trace`]); the binary's `--verbose`
     /// prints them on standard error.
     pub trace: Option<&'a dyn Fn(&Event)>,
@@ -151,6 +154,7 @@ impl Default for RunOptions<'_> {
             svg: None,
             max_cells: DEFAULT_MAX_CELLS,
             memory_mib: DEFAULT_MEMORY_MIB,
+            time_limit: None,
             trace: None,
         }
     }
@@ -165,6 +169,7 @@ impl std::fmt::Debug for RunOptions<'_> {
             .field("svg", &self.svg)
             .field("max_cells", &self.max_cells)
             .field("memory_mib", &self.memory_mib)
+            .field("time_limit", &self.time_limit)
             .field("trace", &self.trace.map(|_| "a sink"))
             .finish()
     }
@@ -184,7 +189,7 @@ impl RunOptions<'_> {
             objective: self.objective,
             plan: self.plan || self.show || self.svg.is_some(),
             memory_mib: self.memory_mib,
-            time_limit: None,
+            time_limit: self.time_limit,
             trace: self.trace,
         }
     }
@@ -239,10 +244,16 @@ pub fn run(
     Ok(())
 }
 
-/// The answer line: the objective's value ([`Solution::cost`]), or `-1` when no plan
-/// exists.
+/// The answer line: the objective's value ([`Solution::cost`]), `unproven: COST >= LB`
+/// when a limit stopped the proof, or `-1` when no plan exists.
 fn write_answer(output: &mut impl Write, solution: Option<&Solution>) -> std::io::Result<()> {
     match solution {
+        Some(solution) if !solution.is_proven() => writeln!(
+            output,
+            "unproven: {} >= {}",
+            solution.cost(),
+            solution.lower_bound()
+        ),
         Some(solution) => writeln!(output, "{}", solution.cost()),
         None => writeln!(output, "-1"),
     }
@@ -275,7 +286,7 @@ fn unanswered_dataset(line: usize, error: &SolveError) -> ParseError {
             budget_mib: *budget_mib,
             detail: detail.clone(),
         },
-        // The program sets no time limit; a caller of `run` cannot meet this.
+        // `--time-limit` passed before any plan was found.
         SolveError::Time { limit } => ErrorKind::Unexpected {
             expected: format!("an answer within {limit:?}"),
             found: "the time limit passed".to_owned(),

@@ -46,6 +46,10 @@ struct Cli {
     /// (the sum of the steps each ghost takes to be home for good).
     #[arg(long, value_enum, default_value_t = Objective::Makespan)]
     objective: Objective,
+    /// Wall seconds one dataset's (or instance's) search may take: past it, the best plan
+    /// found and its proven lower bound, `unproven: COST >= LB` (default: no limit).
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    time_limit: Option<std::time::Duration>,
     /// Memory one dataset's search may use, in MiB.
     #[arg(long, default_value_t = ghosts::DEFAULT_MEMORY_MIB)]
     memory_mib: u64,
@@ -53,6 +57,15 @@ struct Cli {
     /// seconds) on standard error.
     #[arg(long, requires = "map")]
     verbose: bool,
+}
+
+/// A `--time-limit` value: a positive number of seconds, fractions allowed.
+fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e9)
+        .map(std::time::Duration::from_secs_f64)
+        .ok_or_else(|| format!("expected a positive number of seconds, found '{text}'"))
 }
 
 /// The `--objective` values.
@@ -82,6 +95,7 @@ fn main() -> ExitCode {
         svg: cli.svg,
         max_cells: cli.max_cells,
         memory_mib: cli.memory_mib,
+        time_limit: cli.time_limit,
         trace: cli.verbose.then_some(&to_stderr as &dyn Fn(&ghosts::Event)),
     };
     let stdout = io::stdout();

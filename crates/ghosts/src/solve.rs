@@ -15,25 +15,10 @@ use grid_core::limits::{DEFAULT_MEMORY_MIB, MIB};
 
 use crate::benchmark::Benchmark;
 use crate::dataset::{Dataset, Plan, Want};
+pub use crate::mapf::Objective;
 use crate::mapf::soc::SocPlan;
 use crate::mapf::{self, Agents, Event, Limits, Unanswered};
 use crate::parse::{BYTES_PER_CELL, BYTES_PER_CELL_PER_GHOST};
-
-/// What a solve minimises (`--objective`).
-///
-/// Both count steps under the same rules (`docs/mapf.md`); they differ in what is summed
-/// up. Every instance that has a plan for one has a plan for the other, so both answer
-/// `None` on the same instances.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Objective {
-    /// The steps until the last agent is home (`makespan`, the default; UVa 1601's
-    /// answer).
-    #[default]
-    Makespan,
-    /// The sum over the agents of the step at which each reaches its goal for the last
-    /// time and stays (`soc`, the MAPF field's standard objective).
-    SumOfCosts,
-}
 
 /// What one solve computes, how far it may go, and who hears of its progress.
 ///
@@ -150,14 +135,15 @@ impl Solution {
         self.plan.as_ref()
     }
 
-    /// Whether [`Solution::cost`] is proven to be the least. Always `true` today: every
-    /// answer is a proof (an anytime answer, past a limit, would say `false`).
+    /// Whether [`Solution::cost`] is proven to be the least. `false` for an anytime
+    /// answer: [`Options::time_limit`] or [`Options::memory_mib`] stopped the proof, and
+    /// the plan is the best one found (legal, but perhaps not optimal).
     pub fn is_proven(&self) -> bool {
         self.lower_bound == self.cost
     }
 
-    /// The proven lower bound on the objective: [`Solution::cost`] itself when
-    /// [`Solution::is_proven`].
+    /// The proven lower bound on the objective: no plan costs less. [`Solution::cost`]
+    /// itself when [`Solution::is_proven`], below it otherwise.
     pub fn lower_bound(&self) -> u64 {
         self.lower_bound
     }
@@ -341,13 +327,23 @@ pub fn solve<P: Problem>(
     let agents = problem.agents(options.memory_mib)?;
     match options.objective {
         Objective::Makespan => {
-            let found = mapf::solve_agents(agents, want, limits, &mut trace)?;
-            Ok(found
-                .steps
-                .map(|steps| Solution::makespan(steps, found.plan, found.expanded)))
+            let answer = mapf::solve_agents(agents, want, limits, &mut trace)?;
+            let found = answer.found;
+            Ok(found.steps.map(|steps| {
+                let mut solution = Solution::makespan(steps, found.plan, found.expanded);
+                if let Some(bound) = answer.unproven_bound {
+                    solution.lower_bound = u64::from(bound);
+                }
+                solution
+            }))
         }
-        Objective::SumOfCosts => Ok(mapf::solve_agents_soc(agents, limits, &mut trace)?
-            .map(|soc| Solution::sum_of_costs(soc, want))),
+        Objective::SumOfCosts => Ok(mapf::solve_agents_soc(agents, limits, &mut trace)?.map(
+            |(soc, bound)| {
+                let mut solution = Solution::sum_of_costs(soc, want);
+                solution.lower_bound = bound;
+                solution
+            },
+        )),
     }
 }
 

@@ -26,14 +26,8 @@
 //! horizon, or as [`crate::search`].
 
 pub mod constructive;
-#[allow(dead_code)]
-// the anytime planner (issue 17): used by its own tests until the driver calls it
 pub mod dist_table;
-#[allow(dead_code)]
-// the anytime planner (issue 17): used by its own tests until the driver calls it
 pub mod lacam;
-#[allow(dead_code)]
-// the anytime planner (issue 17): used by its own tests until the driver calls it
 pub mod pibt;
 pub mod refine;
 #[allow(dead_code)]
@@ -138,6 +132,22 @@ impl<'a> Instance<'a> {
             .map(|a| self.distance(a, self.starts[a]))
             .try_fold(0, |lb, d| (d != UNREACHABLE).then_some(lb.max(d)))
     }
+}
+
+/// What a solve minimises (`--objective`).
+///
+/// Both count steps under the same rules (`docs/mapf.md`); they differ in what is summed
+/// up. Every instance that has a plan for one has a plan for the other, so both answer
+/// `None` on the same instances.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Objective {
+    /// The steps until the last agent is home (`makespan`, the default; UVa 1601's
+    /// answer).
+    #[default]
+    Makespan,
+    /// The sum over the agents of the step at which each reaches its goal for the last
+    /// time and stays (`soc`, the MAPF field's standard objective).
+    SumOfCosts,
 }
 
 /// Which method answers (for tests, which compare them, and for experiments).
@@ -258,6 +268,27 @@ pub enum Event {
         /// Wall seconds it took.
         seconds: f64,
     },
+    /// LaCAM*'s first plans (with a time limit, before the proof): the best makespan it
+    /// found in its share of the time.
+    FirstPlan {
+        /// The makespan of its best plan (`None`: none found in time).
+        steps: Option<u32>,
+        /// Whether its search space was exhausted (its answer is then the optimum, or
+        /// that none exists).
+        exhausted: bool,
+        /// Search nodes it created.
+        nodes: usize,
+        /// Wall seconds it took.
+        seconds: f64,
+    },
+    /// The time limit or the memory budget stopped the proof: the best plan found and
+    /// the proven lower bound are the answer.
+    Unproven {
+        /// The makespan (or sum of costs) of the best plan.
+        cost: u64,
+        /// The proven lower bound.
+        lower_bound: u64,
+    },
     /// The SAT decision on every agent at one horizon.
     Sat {
         /// The horizon T.
@@ -329,6 +360,31 @@ impl std::fmt::Display for Event {
                      {horizon}: -1 ({seconds:.3} s)"
                 ),
             },
+            Event::FirstPlan {
+                steps,
+                exhausted,
+                nodes,
+                seconds,
+            } => match steps {
+                Some(steps) => write!(
+                    f,
+                    "first plans by lacam*: best {steps}{} ({nodes} nodes, {seconds:.3} s)",
+                    if *exhausted { ", optimal" } else { "" }
+                ),
+                None => write!(
+                    f,
+                    "first plans by lacam*: {} ({nodes} nodes, {seconds:.3} s)",
+                    if *exhausted {
+                        "none exists"
+                    } else {
+                        "none found"
+                    }
+                ),
+            },
+            Event::Unproven { cost, lower_bound } => write!(
+                f,
+                "stopped by a limit: the best plan {cost}, the lower bound {lower_bound}"
+            ),
             Event::Sat {
                 horizon,
                 found,
@@ -390,7 +446,9 @@ pub fn solve_traced(
         budget_mib,
         time_limit: None,
     };
-    Driver::new(agents, want, limits, trace).run(method)
+    Driver::new(agents, want, limits, trace)
+        .run(method)
+        .map(|answer| answer.found)
 }
 
 /// [`solve_traced`] with every limit of the front door, on the agents of a dataset or of
@@ -400,39 +458,85 @@ pub(crate) fn solve_agents(
     want: Want,
     limits: Limits,
     trace: &mut dyn FnMut(&Event),
-) -> Result<Found, Unanswered> {
+) -> Result<Answer, Unanswered> {
     Driver::new(agents, want, limits, trace).run(Method::Auto)
 }
 
 /// The least sum of costs for the agents, with a plan (its makespan as short as the
-/// plan's costs allow: the steps after the last agent is home are dropped); `None` when
-/// no plan exists. Within the memory budget of `limits`.
+/// plan's costs allow: the steps after the last agent is home are dropped), and the
+/// proven lower bound (the cost itself when proven); `None` when no plan exists. With a
+/// time limit, LaCAM*'s first plans come first (as for the makespan), and a limit that
+/// stops the proof leaves the best plan with the bound.
+///
+/// # Errors
+/// As [`solve_agents`], when a limit stops the proof with no plan known.
 pub(crate) fn solve_agents_soc(
     agents: Agents<'_>,
     limits: Limits,
-    _trace: &mut dyn FnMut(&Event),
-) -> Result<Option<soc::SocPlan>, Unanswered> {
+    trace: &mut dyn FnMut(&Event),
+) -> Result<Option<(soc::SocPlan, u64)>, Unanswered> {
+    let Agents { starts, goals, .. } = agents;
+    if starts == goals {
+        let plan = soc::SocPlan {
+            cost: 0,
+            lower_bound: 0,
+            paths: starts.iter().map(|s| vec![s.index() as u32]).collect(),
+        };
+        return Ok(Some((plan, 0)));
+    }
+    soc_driven(
+        Driver::new(agents, Want::Plan, limits, trace),
+        soc::Techniques::default(),
+    )
+}
+
+/// [`solve_agents_soc`] by `driver`.
+fn soc_driven(
+    mut driver: Driver<'_, '_>,
+    techniques: soc::Techniques,
+) -> Result<Option<(soc::SocPlan, u64)>, Unanswered> {
     let Agents {
         grid,
         starts,
         goals,
         ..
-    } = agents;
-    if starts == goals {
-        return Ok(Some(soc::SocPlan {
-            cost: 0,
-            lower_bound: 0,
-            paths: starts.iter().map(|s| vec![s.index() as u32]).collect(),
-        }));
+    } = driver.agents;
+    let limits = driver.limits;
+    let mut first = None;
+    {
+        let instance = Instance::new(grid, starts, goals);
+        let Some(lower_bound) = instance.lower_bound() else {
+            return Ok(None);
+        };
+        drop(instance);
+        match driver.first_plans(lower_bound) {
+            FirstPlans::Optimal(Found { steps: None, .. }) => return Ok(None),
+            FirstPlans::Optimal(found) | FirstPlans::Best(found) => {
+                first = found.plan.map(|plan| {
+                    let mut paths: Vec<Vec<u32>> =
+                        starts.iter().map(|s| vec![s.index() as u32]).collect();
+                    for placement in &plan {
+                        for (path, cell) in paths.iter_mut().zip(placement) {
+                            path.push(cell.index() as u32);
+                        }
+                    }
+                    paths
+                });
+            }
+            FirstPlans::None => {}
+        }
     }
-    let found = soc::solve(
-        grid,
-        starts,
-        goals,
-        limits.budget_mib,
-        soc::Techniques::default(),
-    )?;
-    Ok(found.map(|mut plan| {
+    let mut stop = || driver.passed();
+    let within = soc::Within {
+        stop: &mut stop,
+        first,
+    };
+    let found = soc::solve_within(grid, starts, goals, limits.budget_mib, techniques, within)
+        .map_err(|e| match (e, limits.time_limit) {
+            (Unanswered::Time { .. }, Some(limit)) => Unanswered::Time { limit },
+            (e, _) => e,
+        })?;
+    Ok(found.map(|(mut plan, bound)| {
         let arrived = plan
             .paths
             .iter()
@@ -443,7 +547,13 @@ pub(crate) fn solve_agents_soc(
         for path in &mut plan.paths {
             path.truncate(arrived + 1);
         }
-        plan
+        if bound < plan.cost {
+            (driver.trace)(&Event::Unproven {
+                cost: plan.cost,
+                lower_bound: bound,
+            });
+        }
+        (plan, bound)
     }))
 }
 
@@ -471,6 +581,39 @@ pub struct Limits {
     pub time_limit: Option<Duration>,
 }
 
+/// The driver's answer: what was found and, when a limit stopped the proof, the proven
+/// lower bound below it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Answer {
+    /// The best plan found (its makespan in `steps`), or the proof that none exists.
+    pub found: Found,
+    /// `None`: `found` is proven optimal. `Some(lb)`: a limit stopped the proof; no plan
+    /// has fewer than `lb` steps (and `found` has more).
+    pub unproven_bound: Option<u32>,
+}
+
+impl Answer {
+    fn proven(found: Found) -> Answer {
+        Answer {
+            found,
+            unproven_bound: None,
+        }
+    }
+}
+
+/// The share of the time limit LaCAM* gets for the first plans, at most.
+const FIRST_PLAN_SHARE: u32 = 10;
+
+/// LaCAM*'s time for the first plans, at most (of any time limit).
+const FIRST_PLAN_SECONDS: Duration = Duration::from_secs(1);
+
+/// The part of the memory budget LaCAM* may hold for the first plans (they are kept
+/// while the proof runs).
+const FIRST_PLAN_MEMORY_SHARE: u64 = 4;
+
+/// The seed of LaCAM*'s tie breaks (fixed: the same run gives the same plan).
+const FIRST_PLAN_SEED: u64 = 17;
+
 /// How one horizon ended.
 enum Horizon {
     /// A plan of this makespan: `paths[a][t]`, every agent's cell at 0..=T.
@@ -481,6 +624,89 @@ enum Horizon {
     Never,
 }
 
+/// When a solve stops its proof.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // `Counted` is for the tests
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stopwatch {
+    /// The wall clock: LaCAM*'s first plans for a share of the limit, the proof stopped
+    /// past it; `None`: no limit, no first plans, every answer a proof.
+    Wall(Option<Duration>),
+    /// Counted steps instead, so that a test stops at the same place on every machine:
+    /// LaCAM* for `first_plan_nodes` expansions, the proof at its `checks`-th check of
+    /// the time (between the steps of the search).
+    Counted {
+        /// LaCAM*'s expansions.
+        first_plan_nodes: u64,
+        /// The proof's checks.
+        checks: u32,
+    },
+}
+
+/// The answer of [`solve_stopped`].
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stopped {
+    /// The placements after each step.
+    pub plan: Vec<Vec<CellId>>,
+    /// The objective's value of the plan.
+    pub cost: u64,
+    /// The proven lower bound (`cost` when proven).
+    pub lower_bound: u64,
+}
+
+/// What the driver answers, makespan or sum of costs, stopped by `stopwatch`: for the
+/// tests of the anytime answers (`Err` only when no plan was found before the stop).
+///
+/// # Errors
+/// As [`solve_agents`].
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
+pub fn solve_stopped(
+    agents: Agents<'_>,
+    objective: Objective,
+    method: Method,
+    budget_mib: u64,
+    stopwatch: Stopwatch,
+) -> Result<Option<Stopped>, Unanswered> {
+    let limits = Limits {
+        budget_mib,
+        time_limit: None,
+    };
+    let mut trace = |_: &Event| {};
+    let driver = Driver::new(agents, Want::Plan, limits, &mut trace).with_stopwatch(stopwatch);
+    match objective {
+        Objective::Makespan => {
+            let answer = driver.run(method)?;
+            Ok(answer.found.steps.map(|steps| {
+                let plan = answer.found.plan.unwrap_or_default();
+                let bound = answer.unproven_bound.unwrap_or(steps);
+                Stopped {
+                    plan,
+                    cost: u64::from(steps),
+                    lower_bound: u64::from(bound),
+                }
+            }))
+        }
+        Objective::SumOfCosts => Ok(soc_driven(driver, soc::Techniques::default())?.map(
+            |(plan, bound)| Stopped {
+                plan: plan.placements(),
+                cost: plan.cost,
+                lower_bound: bound,
+            },
+        )),
+    }
+}
+
+/// What LaCAM* gave before the proof.
+enum FirstPlans {
+    /// A plan proven optimal (it meets the lower bound, or LaCAM* searched everything),
+    /// or the proof that none exists.
+    Optimal(Found),
+    /// A plan, longer than the lower bound.
+    Best(Found),
+    /// Nothing in its share of the time.
+    None,
+}
+
 /// The one owner of the budget, the clock and the trace: it runs the methods of the module
 /// documentation in order, each a named step below; the methods neither read the clock
 /// nor report.
@@ -489,6 +715,9 @@ struct Driver<'a, 't> {
     want: Want,
     limits: Limits,
     started: Instant,
+    stopwatch: Stopwatch,
+    /// [`Stopwatch::Counted`]: the time checks left before the proof stops.
+    checks_left: std::cell::Cell<u32>,
     trace: &'t mut dyn FnMut(&Event),
 }
 
@@ -504,7 +733,32 @@ impl<'a, 't> Driver<'a, 't> {
             want,
             limits,
             started: Instant::now(),
+            stopwatch: Stopwatch::Wall(limits.time_limit),
+            checks_left: std::cell::Cell::new(0),
             trace,
+        }
+    }
+
+    /// The driver stopped by `stopwatch` instead of the wall clock of `limits`.
+    fn with_stopwatch(mut self, stopwatch: Stopwatch) -> Self {
+        if let Stopwatch::Counted { checks, .. } = stopwatch {
+            self.checks_left.set(checks);
+        }
+        self.stopwatch = stopwatch;
+        self
+    }
+
+    /// Whether the proof must stop now (each call is one check of
+    /// [`Stopwatch::Counted`]).
+    fn passed(&self) -> bool {
+        match self.stopwatch {
+            Stopwatch::Wall(Some(limit)) => self.started.elapsed() > limit,
+            Stopwatch::Wall(None) => false,
+            Stopwatch::Counted { .. } => {
+                let left = self.checks_left.get();
+                self.checks_left.set(left.saturating_sub(1));
+                left == 0
+            }
         }
     }
 
@@ -517,14 +771,19 @@ impl<'a, 't> Driver<'a, 't> {
 
     /// Stops between steps once the time limit has passed.
     fn check_time(&self) -> Result<(), Unanswered> {
-        match self.limits.time_limit {
-            Some(limit) if self.started.elapsed() > limit => Err(Unanswered::Time { limit }),
-            _ => Ok(()),
+        if self.passed() {
+            Err(Unanswered::Time {
+                limit: self.limits.time_limit.unwrap_or_default(),
+            })
+        } else {
+            Ok(())
         }
     }
 
-    /// The portfolio of the module documentation.
-    fn run(mut self, method: Method) -> Result<Found, Unanswered> {
+    /// The portfolio of the module documentation; with a time limit, LaCAM*'s first plans
+    /// before the proof, and the best of them with the proven bound when a limit stops
+    /// it.
+    fn run(mut self, method: Method) -> Result<Answer, Unanswered> {
         let Agents {
             grid,
             starts,
@@ -533,17 +792,17 @@ impl<'a, 't> Driver<'a, 't> {
         } = self.agents;
         let k = starts.len();
         if starts == goals {
-            return Ok(Found::at_start(self.want));
+            return Ok(Answer::proven(Found::at_start(self.want)));
         }
         let joint_allowed = k <= MAX_GHOSTS as usize;
         let (horizons, test_first) = match method {
-            Method::JointSearch => return self.joint_search(),
+            Method::JointSearch => return self.joint_search().map(Answer::proven),
             Method::Auto
                 if joint_allowed
                     && (k <= JOINT_SEARCH_AGENTS
                         || placements(grid.cell_count(), k) <= JOINT_SEARCH_PLACEMENTS) =>
             {
-                return self.joint_search();
+                return self.joint_search().map(Answer::proven);
             }
             Method::Auto => (Horizons::PlanThenCore, true),
             Method::Horizons(h) => (h, true),
@@ -559,16 +818,127 @@ impl<'a, 't> Driver<'a, 't> {
         let instance = Instance::new(grid, starts, goals);
         (self.trace)(&Event::LowerBound(instance.lower_bound()));
         let Some(lower_bound) = instance.lower_bound() else {
-            return Ok(Found::NEVER);
+            return Ok(Answer::proven(Found::NEVER));
         };
         if test_first && solvable::check(&instance) == solvable::Verdict::Never {
             (self.trace)(&Event::NeverSolvable);
-            return Ok(Found::NEVER);
+            return Ok(Answer::proven(Found::NEVER));
         }
-        let room = self.room(distance_bytes);
+        let incumbent = match self.first_plans(lower_bound) {
+            FirstPlans::Optimal(found) => return Ok(Answer::proven(found)),
+            FirstPlans::Best(found) => Some(found),
+            FirstPlans::None => None,
+        };
+        let mut proven_below = lower_bound;
+        let proof = self.horizons(
+            instance,
+            horizons,
+            lower_bound,
+            incumbent.as_ref(),
+            &mut proven_below,
+        );
+        match (proof, incumbent) {
+            (Err(Unanswered::Time { .. } | Unanswered::OverBudget { .. }), Some(best)) => {
+                (self.trace)(&Event::Unproven {
+                    cost: best.steps.map_or(0, u64::from),
+                    lower_bound: u64::from(proven_below),
+                });
+                Ok(Answer {
+                    found: best,
+                    unproven_bound: Some(proven_below),
+                })
+            }
+            (proof, _) => proof.map(Answer::proven),
+        }
+    }
+
+    /// Step: LaCAM* for the first plans, within min([`FIRST_PLAN_SECONDS`], the time
+    /// limit / [`FIRST_PLAN_SHARE`]) and a share of the memory, ending at once at a plan
+    /// of `lower_bound` steps (which is then proven optimal). Nothing without a time
+    /// limit: every answer is then a proof, as before there were first plans.
+    fn first_plans(&mut self, lower_bound: u32) -> FirstPlans {
+        let Agents {
+            grid,
+            starts,
+            goals,
+            ..
+        } = self.agents;
+        let clock = Instant::now();
+        let mut expansions = 0u64;
+        let mut stop = || match self.stopwatch {
+            Stopwatch::Wall(limit) => {
+                let share = limit.unwrap_or_default() / FIRST_PLAN_SHARE;
+                clock.elapsed() > share.min(FIRST_PLAN_SECONDS)
+            }
+            Stopwatch::Counted {
+                first_plan_nodes, ..
+            } => {
+                expansions += 1;
+                expansions > first_plan_nodes
+            }
+        };
+        if self.stopwatch == Stopwatch::Wall(None) {
+            return FirstPlans::None;
+        }
+        let mut budget = lacam::Budget {
+            memory_bytes: self.limits.budget_mib.saturating_mul(MIB) / FIRST_PLAN_MEMORY_SHARE,
+            stop: &mut stop,
+            enough: lower_bound,
+            seed: FIRST_PLAN_SEED,
+        };
+        let outcome = lacam::plan(grid, starts, goals, &mut budget);
+        let exhausted = outcome.end == lacam::End::Exhausted;
+        (self.trace)(&Event::FirstPlan {
+            steps: outcome.makespan(),
+            exhausted,
+            nodes: outcome.nodes,
+            seconds: clock.elapsed().as_secs_f64(),
+        });
+        let Some(steps) = outcome.makespan() else {
+            return if exhausted {
+                FirstPlans::Optimal(Found::NEVER)
+            } else {
+                FirstPlans::None
+            };
+        };
+        let configurations = outcome.configurations.unwrap_or_default();
+        let found = Found {
+            steps: Some(steps),
+            plan: match self.want {
+                Want::Plan => Some(configurations.into_iter().skip(1).collect()),
+                Want::Steps => None,
+            },
+            expanded: 0,
+        };
+        if exhausted || steps <= lower_bound {
+            FirstPlans::Optimal(found)
+        } else {
+            FirstPlans::Best(found)
+        }
+    }
+
+    /// Horizons from `lower_bound` up, as the module documentation says, until one has a
+    /// plan; `proven_below` follows the horizon (no plan is shorter). A horizon that
+    /// reaches the makespan of `incumbent` proves it optimal.
+    fn horizons(
+        &mut self,
+        instance: Instance<'_>,
+        horizons: Horizons,
+        lower_bound: u32,
+        incumbent: Option<&Found>,
+        proven_below: &mut u32,
+    ) -> Result<Found, Unanswered> {
+        let joint_allowed = instance.starts.len() <= MAX_GHOSTS as usize;
+        let room = self.room(
+            (instance.starts.len() as u64).saturating_mul(instance.grid.cell_count() as u64 * 4),
+        );
         let mut horizon = lower_bound;
         let mut tried_cores: Vec<Vec<usize>> = Vec::new();
         loop {
+            *proven_below = horizon;
+            if let Some(best) = incumbent.filter(|best| best.steps.is_some_and(|m| m <= horizon)) {
+                return Ok(best.clone());
+            }
             self.check_time()?;
             if horizon > lower_bound.saturating_add(HORIZONS_BEFORE_EXHAUSTIVE) && joint_allowed {
                 drop(instance);

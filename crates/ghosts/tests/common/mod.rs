@@ -1,11 +1,14 @@
-//! What the MAPF tests share: the plain breadth-first search over joint placements that
-//! they compare with (`mapf.rs`, `solvable.rs`) and their random tiny instances
-//! (`mapf.rs`, `soc.rs`).
+//! What the MAPF tests share: the exhaustive references they compare with, the plain
+//! breadth-first search over joint placements (the makespan: `mapf.rs`, `solvable.rs`,
+//! `anytime.rs`) and Dijkstra's algorithm over placements and finished agents (the sum of
+//! costs: `soc.rs`, `anytime.rs`), and their random tiny instances (`mapf.rs`, `soc.rs`,
+//! `anytime.rs`).
 
 // Each test binary uses its part.
 #![allow(dead_code)]
 
-use std::collections::{HashSet, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 
 use ghosts::Dataset;
 use grid_core::rng::SplitMix64;
@@ -138,4 +141,97 @@ fn assign(
             );
         }
     }
+}
+
+/// The least sum of costs by Dijkstra's algorithm over (placement, finished agents), as
+/// `soc.rs` says. Cells < 16, agents <= 6: 4 bits a cell, the finished
+/// agents above.
+pub fn reference_soc(grid: &Grid, starts: &[CellId], goals: &[CellId]) -> Option<u64> {
+    let k = starts.len();
+    assert!(grid.cell_count() <= 16 && k <= 6);
+    let options: Vec<Vec<u8>> = (0..grid.cell_count())
+        .map(|i| {
+            let here = CellId::new(i);
+            std::iter::once(i as u8)
+                .chain(grid.neighbours(here).map(|(_, n)| n.index() as u8))
+                .collect()
+        })
+        .collect();
+    let goals: Vec<u8> = goals.iter().map(|g| g.index() as u8).collect();
+    let pack = |cells: &[u8], finished: u32| {
+        cells
+            .iter()
+            .fold(u64::from(finished), |key, &c| key << 4 | u64::from(c))
+    };
+    let unpack = |key: u64| {
+        let mut cells = vec![0u8; k];
+        for (i, c) in cells.iter_mut().enumerate() {
+            *c = (key >> (4 * (k - 1 - i)) & 15) as u8;
+        }
+        (cells, (key >> (4 * k)) as u32)
+    };
+    let all = (1u32 << k) - 1;
+    let start: Vec<u8> = starts.iter().map(|s| s.index() as u8).collect();
+    let mut best: HashMap<u64, u64> = HashMap::new();
+    let mut queue = BinaryHeap::new();
+    best.insert(pack(&start, 0), 0);
+    queue.push(Reverse((0u64, pack(&start, 0))));
+    let mut next = Vec::new();
+    while let Some(Reverse((cost, key))) = queue.pop() {
+        if best.get(&key) != Some(&cost) {
+            continue;
+        }
+        let (cells, finished) = unpack(key);
+        if finished == all {
+            return Some(cost);
+        }
+        let mut push = |key: u64, cost: u64| {
+            if best.get(&key).is_none_or(|&c| c > cost) {
+                best.insert(key, cost);
+                queue.push(Reverse((cost, key)));
+            }
+        };
+        for a in 0..k {
+            if finished & 1 << a == 0 && cells[a] == goals[a] {
+                push(pack(&cells, finished | 1 << a), cost);
+            }
+        }
+        let step = u64::from(k as u32 - finished.count_ones());
+        next.clear();
+        moves(&options, &cells, finished, 0, &mut cells.clone(), &mut next);
+        for after in &next {
+            push(pack(after, finished), cost + step);
+        }
+    }
+    None
+}
+
+/// Every legal next placement: the agents not finished each stay or move, the finished
+/// stay, no two on one cell, no two swapping.
+fn moves(
+    options: &[Vec<u8>],
+    before: &[u8],
+    finished: u32,
+    i: usize,
+    after: &mut Vec<u8>,
+    out: &mut Vec<Vec<u8>>,
+) {
+    if i == before.len() {
+        out.push(after.clone());
+        return;
+    }
+    let choices: &[u8] = if finished & 1 << i != 0 {
+        &before[i..=i]
+    } else {
+        &options[before[i] as usize]
+    };
+    for &cell in choices {
+        let clash =
+            (0..i).any(|j| after[j] == cell || (after[j] == before[i] && before[j] == cell));
+        if !clash {
+            after[i] = cell;
+            moves(options, before, finished, i + 1, after, out);
+        }
+    }
+    after[i] = before[i];
 }

@@ -100,6 +100,7 @@ pub fn sum_of_costs(paths: &[Vec<u32>], goals: &[CellId]) -> u64 {
 ///
 /// # Complexity
 /// See the module documentation.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 pub fn solve(
     grid: &Grid,
     starts: &[CellId],
@@ -107,6 +108,44 @@ pub fn solve(
     budget_mib: u64,
     techniques: Techniques,
 ) -> Result<Option<SocPlan>, Unanswered> {
+    let mut never = || false;
+    let within = Within {
+        stop: &mut never,
+        first: None,
+    };
+    Ok(solve_within(grid, starts, goals, budget_mib, techniques, within)?.map(|(plan, _)| plan))
+}
+
+/// What the caller (the driver, which owns the clock) allows [`solve_within`], and the
+/// plan it already has.
+pub struct Within<'s> {
+    /// Asked before every budget of extra steps: true stops the proof.
+    pub stop: &'s mut dyn FnMut() -> bool,
+    /// A legal plan found before (every agent's cell at 0..=H): the first incumbent, and
+    /// a proof that the instance is solvable.
+    pub first: Option<Vec<Vec<u32>>>,
+}
+
+/// [`solve`], stopped when `within.stop` says so or a step would pass the budget: then,
+/// when a plan is known (`within.first` or one found since), the best one and the proven
+/// lower bound (the sum of the distances plus the budgets of extra steps proved
+/// impossible). A proven answer has the bound equal to its cost.
+///
+/// # Errors
+/// [`Unanswered::OverBudget`] when a step would pass the budget, and
+/// [`Unanswered::Time`] (with a zero limit: the caller knows its own) when `stop` said so,
+/// both with no plan known.
+///
+/// # Complexity
+/// See the module documentation.
+pub fn solve_within(
+    grid: &Grid,
+    starts: &[CellId],
+    goals: &[CellId],
+    budget_mib: u64,
+    techniques: Techniques,
+    within: Within<'_>,
+) -> Result<Option<(SocPlan, u64)>, Unanswered> {
     let k = starts.len();
     let budget = budget_mib.saturating_mul(MIB);
     let over = |detail: String| Unanswered::OverBudget { budget_mib, detail };
@@ -124,11 +163,15 @@ pub fn solve(
     let d = planning::distances(&instance);
     let lower_bound: u64 = d.iter().map(|&x| u64::from(x)).sum();
     let longest = d.iter().copied().max().unwrap_or(0);
-    let mut incumbent: Option<SocPlan> = None;
-    // A proof of solvability lets the budgets run free; otherwise the makespan solver
-    // decides, so that both objectives answer -1 on the same instances, and its plan is
-    // the first incumbent.
-    if solvable::check(&instance) != solvable::Verdict::Solvable {
+    let mut incumbent: Option<SocPlan> = within.first.map(|paths| SocPlan {
+        cost: sum_of_costs(&paths, goals),
+        lower_bound,
+        paths,
+    });
+    // A proof of solvability (the test's, or a plan) lets the budgets run free; otherwise
+    // the makespan solver decides, so that both objectives answer -1 on the same
+    // instances, and its plan is the first incumbent.
+    if incumbent.is_none() && solvable::check(&instance) != solvable::Verdict::Solvable {
         let makespan = super::solve(
             grid,
             starts,
@@ -157,56 +200,78 @@ pub fn solve(
     let room = budget.saturating_sub(distance_bytes.saturating_mul(2).saturating_add(map_bytes));
     let mut in_core = vec![false; k];
     let mut delta = 0u32;
-    loop {
-        if let Some(best) = incumbent.take_if(|best| best.cost <= lower_bound + u64::from(delta)) {
-            return Ok(Some(best));
-        }
-        let horizon = longest.saturating_add(delta);
-        let need = planning::memory_need(grid, horizon, k);
-        let paths = if need > room {
-            return Err(over(format!(
-                "{} MiB for planning {k} agents over {horizon} steps",
-                need.div_ceil(MIB)
-            )));
-        } else if techniques.planning {
-            planning::plan_all(&instance, delta, horizon, PLANNING_ATTEMPTS)
-        } else {
-            None
-        };
-        let decision = match paths {
-            Some(paths) => Decision::Plan(paths),
-            None => {
-                let room = room.saturating_sub(need);
-                let max_variables = room / super::sat::BYTES_PER_VARIABLE;
-                let too_large = |variables: u64| {
-                    over(format!(
-                        "about {} MiB for the SAT encoding of {delta} extra steps ({variables} \
-                         variables)",
-                        variables
-                            .saturating_mul(super::sat::BYTES_PER_VARIABLE)
-                            .div_ceil(MIB)
-                    ))
-                };
-                if techniques.core {
-                    core::decide(&instance, delta, horizon, &mut in_core, max_variables)
-                        .map_err(|e| too_large(e.variables))?
-                        .decision
-                } else {
-                    let variables = encoding::count_variables(&instance, delta);
-                    if variables > max_variables {
-                        return Err(too_large(variables));
-                    }
-                    encoding::decide(&instance, delta)
-                }
+    let stop = within.stop;
+    // Every budget below `delta` is proved impossible: LB + delta is the proven bound
+    // whenever the loop stops.
+    let mut budgets = || -> Result<Option<SocPlan>, Unanswered> {
+        loop {
+            if let Some(best) =
+                incumbent.take_if(|best| best.cost <= lower_bound + u64::from(delta))
+            {
+                return Ok(Some(best));
             }
-        };
-        if let Decision::Plan(paths) = decision {
-            return Ok(Some(SocPlan {
-                cost: sum_of_costs(&paths, goals),
-                lower_bound,
-                paths,
-            }));
+            if stop() {
+                return Err(Unanswered::Time {
+                    limit: std::time::Duration::ZERO,
+                });
+            }
+            let horizon = longest.saturating_add(delta);
+            let need = planning::memory_need(grid, horizon, k);
+            let paths = if need > room {
+                return Err(over(format!(
+                    "{} MiB for planning {k} agents over {horizon} steps",
+                    need.div_ceil(MIB)
+                )));
+            } else if techniques.planning {
+                planning::plan_all(&instance, delta, horizon, PLANNING_ATTEMPTS)
+            } else {
+                None
+            };
+            let decision = match paths {
+                Some(paths) => Decision::Plan(paths),
+                None => {
+                    let room = room.saturating_sub(need);
+                    let max_variables = room / super::sat::BYTES_PER_VARIABLE;
+                    let too_large = |variables: u64| {
+                        over(format!(
+                            "about {} MiB for the SAT encoding of {delta} extra steps ({variables} \
+                         variables)",
+                            variables
+                                .saturating_mul(super::sat::BYTES_PER_VARIABLE)
+                                .div_ceil(MIB)
+                        ))
+                    };
+                    if techniques.core {
+                        core::decide(&instance, delta, horizon, &mut in_core, max_variables)
+                            .map_err(|e| too_large(e.variables))?
+                            .decision
+                    } else {
+                        let variables = encoding::count_variables(&instance, delta);
+                        if variables > max_variables {
+                            return Err(too_large(variables));
+                        }
+                        encoding::decide(&instance, delta)
+                    }
+                }
+            };
+            if let Decision::Plan(paths) = decision {
+                return Ok(Some(SocPlan {
+                    cost: sum_of_costs(&paths, goals),
+                    lower_bound,
+                    paths,
+                }));
+            }
+            delta += 1;
         }
-        delta += 1;
+    };
+    match budgets() {
+        Ok(found) => Ok(found.map(|plan| {
+            let cost = plan.cost;
+            (plan, cost)
+        })),
+        Err(stopped) => match incumbent {
+            Some(best) => Ok(Some((best, lower_bound + u64::from(delta)))),
+            None => Err(stopped),
+        },
     }
 }
