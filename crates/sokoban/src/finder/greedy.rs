@@ -126,7 +126,10 @@ pub(super) fn search(
     };
     budget.take(pairs.bytes())?;
     let triple_bytes = GroupDeadlocks::triples_bytes(level);
-    let triples = if k >= 3 && triple_bytes > 0 && triple_bytes <= TRIPLES_MAX_BYTES {
+    // The triples only help: without room for them (a quarter of the budget at most) the
+    // search goes on with the pairs rather than stop.
+    let triples_room = TRIPLES_MAX_BYTES.min(options.memory_bytes / 4);
+    let triples = if k >= 3 && triple_bytes > 0 && triple_bytes <= triples_room {
         budget.take(triple_bytes)?;
         GroupDeadlocks::triples(level)
     } else {
