@@ -30,8 +30,6 @@ pub mod dist_table;
 pub mod lacam;
 pub mod pibt;
 pub mod refine;
-#[allow(dead_code)]
-// the anytime planner (issue 17): used by its own tests until the driver calls it
 pub mod result_file;
 pub mod sat;
 pub mod show;
@@ -526,9 +524,11 @@ fn soc_driven(
             FirstPlans::None => {}
         }
     }
+    let deadline = driver.deadline();
     let mut stop = || driver.passed();
     let within = soc::Within {
         stop: &mut stop,
+        deadline,
         first,
     };
     let found = soc::solve_within(grid, starts, goals, limits.budget_mib, techniques, within)
@@ -769,14 +769,28 @@ impl<'a, 't> Driver<'a, 't> {
         }
     }
 
+    /// The instant a SAT decision under way gives up: the time limit (none with
+    /// [`Stopwatch::Counted`], which stops between steps only).
+    fn deadline(&self) -> sat::Deadline {
+        match self.stopwatch {
+            Stopwatch::Wall(Some(limit)) => sat::Deadline(self.started.checked_add(limit)),
+            _ => sat::Deadline(None),
+        }
+    }
+
     /// Stops between steps once the time limit has passed.
     fn check_time(&self) -> Result<(), Unanswered> {
         if self.passed() {
-            Err(Unanswered::Time {
-                limit: self.limits.time_limit.unwrap_or_default(),
-            })
+            Err(self.time_passed())
         } else {
             Ok(())
+        }
+    }
+
+    /// The error of a stop by the time limit.
+    fn time_passed(&self) -> Unanswered {
+        Unanswered::Time {
+            limit: self.limits.time_limit.unwrap_or_default(),
         }
     }
 
@@ -1048,15 +1062,20 @@ impl<'a, 't> Driver<'a, 't> {
     ) -> Result<Horizon, Unanswered> {
         let clock = Instant::now();
         let max_variables = room / sat::BYTES_PER_VARIABLE;
-        let refined = refine::decide(instance, horizon, max_variables).map_err(|e| {
-            self.over(format!(
-                "about {} MiB for the SAT encoding of makespan {horizon} ({} variables)",
-                e.variables
-                    .saturating_mul(sat::BYTES_PER_VARIABLE)
-                    .div_ceil(MIB),
-                e.variables
-            ))
-        })?;
+        let deadline = self.deadline();
+        let refined =
+            refine::decide_until(instance, horizon, max_variables, deadline).map_err(|e| {
+                self.over(format!(
+                    "about {} MiB for the SAT encoding of makespan {horizon} ({} variables)",
+                    e.variables
+                        .saturating_mul(sat::BYTES_PER_VARIABLE)
+                        .div_ceil(MIB),
+                    e.variables
+                ))
+            })?;
+        if refined.decision == sat::Decision::Stopped {
+            return Err(self.time_passed());
+        }
         (self.trace)(&Event::Core {
             horizon,
             found: matches!(refined.decision, sat::Decision::Plan(_)),
@@ -1112,7 +1131,10 @@ impl<'a, 't> Driver<'a, 't> {
                 need.div_ceil(MIB)
             )));
         }
-        let decision = sat::decide(instance, horizon);
+        let decision = sat::decide_until(instance, horizon, self.deadline());
+        if decision == sat::Decision::Stopped {
+            return Err(self.time_passed());
+        }
         (self.trace)(&Event::Sat {
             horizon,
             found: matches!(decision, sat::Decision::Plan(_)),
@@ -1122,6 +1144,7 @@ impl<'a, 't> Driver<'a, 't> {
         Ok(match decision {
             sat::Decision::Plan(paths) => Horizon::Plan(paths),
             sat::Decision::Impossible => Horizon::Impossible { next: horizon + 1 },
+            sat::Decision::Stopped => return Err(self.time_passed()),
         })
     }
 

@@ -56,6 +56,22 @@ pub fn decide(
     horizon: u32,
     max_variables: u64,
 ) -> Result<Refined, TooLarge> {
+    decide_until(instance, horizon, max_variables, sat::Deadline::default())
+}
+
+/// [`decide`], giving up with [`Decision::Stopped`] at `deadline`.
+///
+/// # Errors
+/// As [`decide`].
+///
+/// # Complexity
+/// As [`decide`], or less when stopped.
+pub fn decide_until(
+    instance: &Instance<'_>,
+    horizon: u32,
+    max_variables: u64,
+    deadline: sat::Deadline,
+) -> Result<Refined, TooLarge> {
     let k = instance.starts.len();
     let mut in_core = vec![false; k];
     let mut fixed: Vec<Option<Vec<u32>>> = vec![None; k];
@@ -86,10 +102,10 @@ pub fn decide(
             return Err(TooLarge { variables });
         }
         rounds += 1;
-        match sat::decide(&sub, horizon) {
-            Decision::Impossible => {
+        match sat::decide_until(&sub, horizon, deadline) {
+            decision @ (Decision::Impossible | Decision::Stopped) => {
                 return Ok(Refined {
-                    decision: Decision::Impossible,
+                    decision,
                     core: core.len(),
                     core_agents: core,
                     rounds,

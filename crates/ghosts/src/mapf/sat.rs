@@ -56,6 +56,33 @@ pub enum Decision {
     Plan(Vec<Vec<u32>>),
     /// No plan of makespan T exists (proved).
     Impossible,
+    /// The [`Deadline`] passed first: nothing is proved.
+    Stopped,
+}
+
+/// When a SAT decision gives up: the instant the driver sets from its time limit
+/// (`None`: never). CaDiCaL asks its terminate callback often during the search, so a
+/// decision stops within milliseconds of the deadline instead of running to its end;
+/// the driver owns the clock, the solver only compares with the instant it was given.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Deadline(pub Option<std::time::Instant>);
+
+impl cadical::Callbacks for Deadline {
+    fn terminate(&mut self) -> bool {
+        self.0.is_some_and(|at| std::time::Instant::now() >= at)
+    }
+}
+
+/// The CaDiCaL solver the encodings use, stopped at a [`Deadline`].
+pub type Solver = cadical::Solver<Deadline>;
+
+/// A solver that gives up at `deadline` (no callback at all without one).
+pub fn solver_until(deadline: Deadline) -> Solver {
+    let mut solver = Solver::new();
+    if deadline.0.is_some() {
+        solver.set_callbacks(Some(deadline));
+    }
+    solver
 }
 
 /// Variables of the encoding at horizon `horizon`, counted without building it, so the
@@ -87,7 +114,15 @@ pub fn count_variables(instance: &Instance<'_>, horizon: u32) -> u64 {
 /// # Complexity
 /// See the module documentation.
 pub fn decide(instance: &Instance<'_>, horizon: u32) -> Decision {
-    let encoding = Encoding::build(instance, horizon);
+    decide_until(instance, horizon, Deadline::default())
+}
+
+/// [`decide`], giving up with [`Decision::Stopped`] at `deadline`.
+///
+/// # Complexity
+/// As [`decide`], or less when stopped.
+pub fn decide_until(instance: &Instance<'_>, horizon: u32, deadline: Deadline) -> Decision {
+    let encoding = Encoding::build(instance, horizon, deadline);
     encoding.solve(instance.grid)
 }
 
@@ -95,19 +130,19 @@ pub fn decide(instance: &Instance<'_>, horizon: u32) -> Decision {
 type Layer = Vec<(u32, i32)>;
 
 struct Encoding {
-    solver: cadical::Solver,
+    solver: Solver,
     horizon: usize,
     /// Per agent, per time: its variables.
     layers: Vec<Vec<Layer>>,
 }
 
 impl Encoding {
-    fn build(instance: &Instance<'_>, horizon: u32) -> Self {
+    fn build(instance: &Instance<'_>, horizon: u32, deadline: Deadline) -> Self {
         let grid = instance.grid;
         let options = Options::new(grid);
         let cells = grid.cell_count();
         let t_max = horizon as usize;
-        let mut solver = cadical::Solver::new();
+        let mut solver = solver_until(deadline);
         let mut next_var: i32 = 1;
         let mut layers: Vec<Vec<Layer>> = Vec::with_capacity(instance.starts.len());
         // Scratch: the variable of each cell at t and at t + 1 for the current agent.
@@ -217,8 +252,10 @@ impl Encoding {
     fn solve(mut self, grid: &Grid) -> Decision {
         let options = Options::new(grid);
         loop {
-            if self.solver.solve() != Some(true) {
-                return Decision::Impossible;
+            match self.solver.solve() {
+                Some(true) => {}
+                Some(false) => return Decision::Impossible,
+                None => return Decision::Stopped,
             }
             let paths = self.chains(&options);
             let swaps = self.swaps(&paths);
@@ -290,7 +327,7 @@ impl Encoding {
 
 /// At most one of `vars` true: pairwise for up to 5, else Sinz's sequential counter
 /// (n - 1 auxiliary variables, 3n clauses).
-fn at_most_one(solver: &mut cadical::Solver, vars: &[i32], next_var: &mut i32) {
+fn at_most_one(solver: &mut Solver, vars: &[i32], next_var: &mut i32) {
     if vars.len() <= 5 {
         for i in 0..vars.len() {
             for j in i + 1..vars.len() {

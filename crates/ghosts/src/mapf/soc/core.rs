@@ -54,6 +54,31 @@ pub fn decide(
     in_core: &mut [bool],
     max_variables: u64,
 ) -> Result<Refined, TooLarge> {
+    decide_until(
+        instance,
+        delta,
+        horizon,
+        in_core,
+        max_variables,
+        crate::mapf::sat::Deadline::default(),
+    )
+}
+
+/// [`decide`], giving up with [`Decision::Stopped`] at `deadline`.
+///
+/// # Errors
+/// As [`decide`].
+///
+/// # Complexity
+/// As [`decide`], or less when stopped.
+pub fn decide_until(
+    instance: &Instance<'_>,
+    delta: u32,
+    horizon: u32,
+    in_core: &mut [bool],
+    max_variables: u64,
+    deadline: crate::mapf::sat::Deadline,
+) -> Result<Refined, TooLarge> {
     let k = instance.starts.len();
     let mut fixed: Vec<Option<Vec<u32>>> = vec![None; k];
     let mut rounds = 0;
@@ -68,12 +93,9 @@ pub fn decide(
                 return Err(TooLarge { variables });
             }
             rounds += 1;
-            match encoding::decide(&sub, delta) {
-                Decision::Impossible => {
-                    return Ok(Refined {
-                        decision: Decision::Impossible,
-                        rounds,
-                    });
+            match encoding::decide_until(&sub, delta, deadline) {
+                decision @ (Decision::Impossible | Decision::Stopped) => {
+                    return Ok(Refined { decision, rounds });
                 }
                 Decision::Plan(paths) => {
                     fixed.iter_mut().for_each(|f| *f = None);

@@ -34,6 +34,7 @@ use crate::mapf::Instance;
 use crate::moves::Options;
 
 use super::planning::distances;
+use crate::mapf::sat::{Deadline, Solver, solver_until};
 
 /// The answer of one decision.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +43,8 @@ pub enum Decision {
     Plan(Vec<Vec<u32>>),
     /// No plan has at most Delta extra steps (proved).
     Impossible,
+    /// The [`Deadline`] passed first: nothing is proved.
+    Stopped,
 }
 
 /// Variables of the encoding with `delta` extra steps, counted without building it (the
@@ -76,14 +79,22 @@ pub fn count_variables(instance: &Instance<'_>, delta: u32) -> u64 {
 /// # Complexity
 /// See the module documentation.
 pub fn decide(instance: &Instance<'_>, delta: u32) -> Decision {
-    Encoding::build(instance, delta).solve(instance)
+    decide_until(instance, delta, Deadline::default())
+}
+
+/// [`decide`], giving up with [`Decision::Stopped`] at `deadline`.
+///
+/// # Complexity
+/// As [`decide`], or less when stopped.
+pub fn decide_until(instance: &Instance<'_>, delta: u32, deadline: Deadline) -> Decision {
+    Encoding::build(instance, delta, deadline).solve(instance)
 }
 
 /// The variables of one agent at one time: `(cell, variable)` sorted by cell.
 type Layer = Vec<(u32, i32)>;
 
 struct Encoding {
-    solver: cadical::Solver,
+    solver: Solver,
     horizon: usize,
     /// Per agent, per time: its variables.
     layers: Vec<Vec<Layer>>,
@@ -91,13 +102,13 @@ struct Encoding {
 }
 
 impl Encoding {
-    fn build(instance: &Instance<'_>, delta: u32) -> Self {
+    fn build(instance: &Instance<'_>, delta: u32, deadline: Deadline) -> Self {
         let grid = instance.grid;
         let options = Options::new(grid);
         let cells = grid.cell_count();
         let d = distances(instance);
         let horizon = (d.iter().copied().max().unwrap_or(0) + delta) as usize;
-        let mut solver = cadical::Solver::new();
+        let mut solver = solver_until(deadline);
         let mut next_var: i32 = 1;
         let mut fresh = || {
             let var = next_var;
@@ -221,8 +232,10 @@ impl Encoding {
     /// Solves, reading paths and adding swap clauses until a model has no swap.
     fn solve(mut self, instance: &Instance<'_>) -> Decision {
         loop {
-            if self.solver.solve() != Some(true) {
-                return Decision::Impossible;
+            match self.solver.solve() {
+                Some(true) => {}
+                Some(false) => return Decision::Impossible,
+                None => return Decision::Stopped,
             }
             let paths = self.paths(instance);
             let swaps = self.swaps(&paths);
@@ -305,7 +318,7 @@ fn var(layer: &Layer, cell: u32) -> Option<i32> {
 /// as a unary list of at most `cap` outputs: output j is forced true when the inputs make
 /// at least j + 1 true. Pairs of lists are merged in a balanced tree.
 fn totalize(
-    solver: &mut cadical::Solver,
+    solver: &mut Solver,
     mut counts: Vec<Vec<i32>>,
     cap: usize,
     fresh: &mut impl FnMut() -> i32,
@@ -327,7 +340,7 @@ fn totalize(
 
 /// The unary sum of `left` and `right`, cut at `cap` outputs.
 fn merge(
-    solver: &mut cadical::Solver,
+    solver: &mut Solver,
     left: &[i32],
     right: &[i32],
     cap: usize,
@@ -359,7 +372,7 @@ fn merge(
 
 /// At most one of `vars` true: pairwise for up to 5, else Sinz's sequential counter
 /// (n - 1 auxiliary variables, 3n clauses).
-fn at_most_one(solver: &mut cadical::Solver, vars: &[i32], fresh: &mut impl FnMut() -> i32) {
+fn at_most_one(solver: &mut Solver, vars: &[i32], fresh: &mut impl FnMut() -> i32) {
     if vars.len() <= 5 {
         for i in 0..vars.len() {
             for j in i + 1..vars.len() {

@@ -111,6 +111,7 @@ pub fn solve(
     let mut never = || false;
     let within = Within {
         stop: &mut never,
+        deadline: super::sat::Deadline::default(),
         first: None,
     };
     Ok(solve_within(grid, starts, goals, budget_mib, techniques, within)?.map(|(plan, _)| plan))
@@ -121,6 +122,8 @@ pub fn solve(
 pub struct Within<'s> {
     /// Asked before every budget of extra steps: true stops the proof.
     pub stop: &'s mut dyn FnMut() -> bool,
+    /// When a SAT decision under way gives up (the same limit as `stop`).
+    pub deadline: super::sat::Deadline,
     /// A legal plan found before (every agent's cell at 0..=H): the first incumbent, and
     /// a proof that the instance is solvable.
     pub first: Option<Vec<Vec<u32>>>,
@@ -201,6 +204,7 @@ pub fn solve_within(
     let mut in_core = vec![false; k];
     let mut delta = 0u32;
     let stop = within.stop;
+    let deadline = within.deadline;
     // Every budget below `delta` is proved impossible: LB + delta is the proven bound
     // whenever the loop stops.
     let mut budgets = || -> Result<Option<SocPlan>, Unanswered> {
@@ -242,18 +246,30 @@ pub fn solve_within(
                         ))
                     };
                     if techniques.core {
-                        core::decide(&instance, delta, horizon, &mut in_core, max_variables)
-                            .map_err(|e| too_large(e.variables))?
-                            .decision
+                        core::decide_until(
+                            &instance,
+                            delta,
+                            horizon,
+                            &mut in_core,
+                            max_variables,
+                            deadline,
+                        )
+                        .map_err(|e| too_large(e.variables))?
+                        .decision
                     } else {
                         let variables = encoding::count_variables(&instance, delta);
                         if variables > max_variables {
                             return Err(too_large(variables));
                         }
-                        encoding::decide(&instance, delta)
+                        encoding::decide_until(&instance, delta, deadline)
                     }
                 }
             };
+            if decision == Decision::Stopped {
+                return Err(Unanswered::Time {
+                    limit: std::time::Duration::ZERO,
+                });
+            }
             if let Decision::Plan(paths) = decision {
                 return Ok(Some(SocPlan {
                     cost: sum_of_costs(&paths, goals),
