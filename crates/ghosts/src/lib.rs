@@ -135,6 +135,12 @@ pub struct RunOptions<'a> {
     pub max_cells: u64,
     /// Memory one search may use, in MiB.
     pub memory_mib: u64,
+    /// Where to write the instance's answer in lacam3's `result.txt` format (`--output
+    /// FILE`, MovingAI instances only; `docs/mapf.md`).
+    pub result_file: Option<PathBuf>,
+    /// The file the MAPF Tracker's CSV row of the answer is appended to (`--tracker
+    /// FILE`, MovingAI instances only; the header first when the file is new or empty).
+    pub tracker_file: Option<PathBuf>,
     /// Wall time one search may take (`--time-limit`): past it, the best plan found
     /// with its proven lower bound ([`Options::time_limit`]); `None`: no limit.
     pub time_limit: Option<std::time::Duration>,
@@ -154,6 +160,8 @@ impl Default for RunOptions<'_> {
             svg: None,
             max_cells: DEFAULT_MAX_CELLS,
             memory_mib: DEFAULT_MEMORY_MIB,
+            result_file: None,
+            tracker_file: None,
             time_limit: None,
             trace: None,
         }
@@ -169,6 +177,8 @@ impl std::fmt::Debug for RunOptions<'_> {
             .field("svg", &self.svg)
             .field("max_cells", &self.max_cells)
             .field("memory_mib", &self.memory_mib)
+            .field("result_file", &self.result_file)
+            .field("tracker_file", &self.tracker_file)
             .field("time_limit", &self.time_limit)
             .field("trace", &self.trace.map(|_| "a sink"))
             .finish()
@@ -183,11 +193,16 @@ impl RunOptions<'_> {
         }
     }
 
-    /// The options of each solve: the plan whenever something prints or draws it.
+    /// The options of each solve: the plan whenever something prints, draws or writes
+    /// it.
     fn solve_options(&self) -> Options<'_> {
         Options {
             objective: self.objective,
-            plan: self.plan || self.show || self.svg.is_some(),
+            plan: self.plan
+                || self.show
+                || self.svg.is_some()
+                || self.result_file.is_some()
+                || self.tracker_file.is_some(),
             memory_mib: self.memory_mib,
             time_limit: self.time_limit,
             trace: self.trace,
@@ -326,14 +341,15 @@ impl BenchmarkFiles {
 
 /// Solves the benchmark instance of `files` (any number of agents): writes the fewest
 /// steps (or `-1`), then the plan (`--plan`: one line per step, every agent's `row,col`
-/// in scenario order), the frames (`--show`) and the picture (`--svg`) as for datasets.
+/// in scenario order), the frames (`--show`) and the picture (`--svg`) as for datasets,
+/// and the result files ([`RunOptions::result_file`], [`RunOptions::tracker_file`]).
 ///
 /// # Errors
 /// [`RunError::Open`] for a file that cannot be opened, [`RunError::InFile`] for one that
 /// is malformed or beyond the limits (located in that file), [`RunError::Unanswered`]
 /// when the search passes the memory budget (naming the instance and the budget),
 /// [`RunError::Output`] when writing fails, [`RunError::Picture`] when the picture
-/// cannot be written.
+/// cannot be written, [`RunError::ResultFile`] when `--output` or `--tracker` cannot.
 ///
 /// # Complexity
 /// See [`solve`].
@@ -351,6 +367,7 @@ pub fn run_benchmark(
         benchmark::read_grid(open(&files.map)?, options.limits()).map_err(in_file(&files.map))?;
     let problem =
         Benchmark::on_grid(grid, open(&files.scen)?, files.agents).map_err(in_file(&files.scen))?;
+    let clock = std::time::Instant::now();
     let solution =
         solve(&problem, &options.solve_options()).map_err(|error| RunError::Unanswered {
             case: files.describe(problem.agent_count()),
@@ -379,5 +396,136 @@ pub fn run_benchmark(
             mapf::show::write_svg(file, grid, starts, goals, plan)
         })?;
     }
+    if options.result_file.is_some() || options.tracker_file.is_some() {
+        let answer = InstanceAnswer::new(&problem, solution.as_ref());
+        if let Some(path) = &options.result_file {
+            write_result_file(path, files, &problem, &answer, clock.elapsed())?;
+        }
+        if let (Some(path), Some(configurations)) = (&options.tracker_file, &answer.configurations)
+        {
+            append_tracker_row(path, files, &problem, configurations, answer.soc_lb)?;
+        }
+    }
     Ok(())
+}
+
+/// An instance's answer as the result files say it: the plan from the starts (times 0 to
+/// T) and the proven lower bounds on both objectives (the bound of the objective solved,
+/// and the distance bound of the other).
+struct InstanceAnswer {
+    configurations: Option<Vec<Vec<CellId>>>,
+    soc_lb: u64,
+    makespan_lb: u32,
+}
+
+impl InstanceAnswer {
+    /// # Complexity
+    /// O(K x C) for the distances, O(K x T) for the plan.
+    fn new(problem: &Benchmark, solution: Option<&Solution>) -> InstanceAnswer {
+        let (grid, starts, goals) = (problem.grid(), problem.starts(), problem.goals());
+        let distances: Vec<u32> = starts
+            .iter()
+            .zip(goals)
+            .map(|(&s, &g)| grid.distances(g, None)[s.index()])
+            .filter(|&d| d != grid_core::UNREACHABLE)
+            .collect();
+        let mut soc_lb: u64 = distances.iter().map(|&d| u64::from(d)).sum();
+        let mut makespan_lb = distances.iter().copied().max().unwrap_or(0);
+        let configurations = solution.and_then(|solution| {
+            match solution.objective() {
+                Objective::Makespan => {
+                    makespan_lb = u32::try_from(solution.lower_bound()).unwrap_or(u32::MAX);
+                }
+                Objective::SumOfCosts => soc_lb = solution.lower_bound(),
+            }
+            let plan = solution.plan()?;
+            Some(
+                std::iter::once(starts.to_vec())
+                    .chain(plan.iter().cloned())
+                    .collect(),
+            )
+        });
+        InstanceAnswer {
+            configurations,
+            soc_lb,
+            makespan_lb,
+        }
+    }
+}
+
+/// Writes `answer` to `path` in lacam3's result format (`--output`).
+fn write_result_file(
+    path: &Path,
+    files: &BenchmarkFiles,
+    problem: &Benchmark,
+    answer: &InstanceAnswer,
+    took: std::time::Duration,
+) -> Result<(), RunError> {
+    let failed = |source| RunError::ResultFile {
+        path: path.to_owned(),
+        source,
+    };
+    let map_file = files.map.display().to_string();
+    let report = mapf::result_file::Report {
+        grid: problem.grid(),
+        map_file: &map_file,
+        solver: "ghosts",
+        starts: problem.starts(),
+        goals: problem.goals(),
+        configurations: answer.configurations.as_deref(),
+        soc_lb: answer.soc_lb,
+        makespan_lb: answer.makespan_lb,
+        comp_time_ms: u64::try_from(took.as_millis()).unwrap_or(u64::MAX),
+    };
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(failed)?);
+    mapf::result_file::write_result(&mut out, &report).map_err(failed)?;
+    out.flush().map_err(failed)
+}
+
+/// Appends the MAPF Tracker's CSV row of `configurations` to `path` (`--tracker`), with
+/// the header first when the file is new or empty. The instance is named by the
+/// scenario's file name (`MAP-TYPE-ID.scen`); another name gives the map's file name, the
+/// scenario's, and 0.
+fn append_tracker_row(
+    path: &Path,
+    files: &BenchmarkFiles,
+    problem: &Benchmark,
+    configurations: &[Vec<CellId>],
+    soc_lb: u64,
+) -> Result<(), RunError> {
+    use mapf::result_file::{TRACKER_HEADER, TrackerInstance, tracker_row};
+    let failed = |source| RunError::ResultFile {
+        path: path.to_owned(),
+        source,
+    };
+    let stem = |p: &Path| {
+        p.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let instance =
+        TrackerInstance::from_scen_stem(&stem(&files.scen)).unwrap_or_else(|| TrackerInstance {
+            map_name: stem(&files.map),
+            scen_type: stem(&files.scen),
+            type_id: 0,
+        });
+    let row = tracker_row(
+        &instance,
+        problem.grid(),
+        configurations,
+        problem.goals(),
+        soc_lb,
+    );
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(failed)?;
+    let empty = file.metadata().map_err(failed)?.len() == 0;
+    let text = if empty {
+        format!("{TRACKER_HEADER}\n{row}\n")
+    } else {
+        format!("{row}\n")
+    };
+    file.write_all(text.as_bytes()).map_err(failed)
 }

@@ -46,6 +46,13 @@ struct Cli {
     /// (the sum of the steps each ghost takes to be home for good).
     #[arg(long, value_enum, default_value_t = Objective::Makespan)]
     objective: Objective,
+    /// With --map: write the answer to FILE in lacam3's `result.txt` format (docs/mapf.md).
+    #[arg(long, value_name = "FILE", requires = "map")]
+    output: Option<PathBuf>,
+    /// With --map: append the answer's MAPF Tracker CSV row to FILE (the header first when
+    /// FILE is new or empty; nothing for -1).
+    #[arg(long, value_name = "FILE", requires = "map")]
+    tracker: Option<PathBuf>,
     /// Wall seconds one dataset's (or instance's) search may take: past it, the best plan
     /// found and its proven lower bound, `unproven: COST >= LB` (default: no limit).
     #[arg(long, value_name = "SECONDS", value_parser = seconds)]
@@ -95,6 +102,8 @@ fn main() -> ExitCode {
         svg: cli.svg,
         max_cells: cli.max_cells,
         memory_mib: cli.memory_mib,
+        result_file: cli.output,
+        tracker_file: cli.tracker,
         time_limit: cli.time_limit,
         trace: cli.verbose.then_some(&to_stderr as &dyn Fn(&ghosts::Event)),
     };

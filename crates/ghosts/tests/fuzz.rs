@@ -75,6 +75,8 @@ fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
         svg: rng.percent(10).then(scratch_svg),
         max_cells: MAX_CELLS,
         memory_mib: if rng.percent(10) { 0 } else { 16 },
+        result_file: None,
+        tracker_file: None,
         time_limit: None,
         trace: None,
     };

@@ -45,6 +45,15 @@ pub enum RunError {
         /// Why.
         source: io::Error,
     },
+    /// Writing a result file (such as ghosts' `--output FILE` and `--tracker FILE`)
+    /// failed.
+    #[error("cannot write the result file {}: {source}", path.display())]
+    ResultFile {
+        /// The file that could not be written.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
     /// Writing a picture file (`--svg FILE`) failed.
     #[error("cannot write the picture {}: {source}", path.display())]
     Picture {
@@ -84,6 +93,7 @@ fn exit_code_telling(outcome: Result<(), RunError>, stderr: &mut impl Write) -> 
         Err(
             e @ (RunError::Output(_)
             | RunError::Picture { .. }
+            | RunError::ResultFile { .. }
             | RunError::InFile { .. }
             | RunError::Open { .. }
             | RunError::Unanswered { .. }),
