@@ -51,6 +51,7 @@ pub struct TooLarge {
 ///
 /// # Complexity
 /// See the module documentation.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 pub fn decide(
     instance: &Instance<'_>,
     horizon: u32,

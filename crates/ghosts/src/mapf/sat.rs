@@ -113,6 +113,7 @@ pub fn count_variables(instance: &Instance<'_>, horizon: u32) -> u64 {
 ///
 /// # Complexity
 /// See the module documentation.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 pub fn decide(instance: &Instance<'_>, horizon: u32) -> Decision {
     decide_until(instance, horizon, Deadline::default())
 }

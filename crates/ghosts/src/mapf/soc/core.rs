@@ -47,6 +47,7 @@ pub struct Refined {
 ///
 /// # Complexity
 /// See the module documentation.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 pub fn decide(
     instance: &Instance<'_>,
     delta: u32,

@@ -78,6 +78,7 @@ pub fn count_variables(instance: &Instance<'_>, delta: u32) -> u64 {
 ///
 /// # Complexity
 /// See the module documentation.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 pub fn decide(instance: &Instance<'_>, delta: u32) -> Decision {
     decide_until(instance, delta, Deadline::default())
 }
