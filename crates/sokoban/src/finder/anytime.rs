@@ -1,6 +1,7 @@
 //! Always an answer: the finder first, on a share of the time, then the exact search on
 //! the rest; the exact answer when it comes, else the finder's solution, marked unproven
-//! with the proven lower bound of the start.
+//! with the proven lower bound: the exact search's (the largest first key of `f` it took
+//! from its queue), or the start's matching when that is higher.
 //!
 //! Why this order: on a level the exact search proves, the finder mostly answers in a
 //! fraction of a second and takes little of its time; on a level it cannot prove, the
@@ -66,11 +67,12 @@ pub(crate) fn solve(level: &Level, options: &Options) -> Result<Option<Solution>
             .map(|t| t.saturating_sub(started.elapsed())),
         ..options.clone()
     };
-    match crate::search::solve(level, &exact) {
+    let (answer, stats) = crate::search::solve_counting(level, &exact);
+    match answer {
         Ok(answer) => Ok(answer),
         Err(limit) => match found {
             Some(lurd) => {
-                let bound = start_bound(level);
+                let bound = start_bound(level).max(stats.bound);
                 Ok(Some(Solution::unproven(lurd, bound)))
             }
             None => Err(limit),
@@ -81,7 +83,7 @@ pub(crate) fn solve(level: &Level, options: &Options) -> Result<Option<Solution>
 /// A proven lower bound on the metric's first key from the start: the matching of boxes
 /// to goals on lone-box push distances (every solution pushes each box to its own goal;
 /// moves count the pushes too).
-fn start_bound(level: &Level) -> u32 {
+pub(super) fn start_bound(level: &Level) -> u32 {
     let board = Board::new(level);
     let boxes = level.boxes();
     Matcher::new()

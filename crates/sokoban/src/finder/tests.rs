@@ -126,3 +126,53 @@ fn corral_pruning_keeps_solvability() {
         "{solvable} of {compared}"
     );
 }
+
+/// The lower bound an unproven answer carries: what the exact search took from its queue
+/// before a limit stopped it never passes the optimum, for either metric; on many levels
+/// it passes the start's matching.
+#[test]
+fn the_bound_of_a_stopped_search_never_passes_the_optimum() {
+    use std::time::Duration;
+
+    use crate::solution::{Metric, SolveError};
+    let mut rng = SplitMix64::new(61);
+    let (mut stopped, mut above_start) = (0, 0);
+    for round in 0..300 {
+        let boxes = 4 + round % 3;
+        let text = generate::random_level(&mut rng, boxes, 10, 10);
+        for level in levels(&text) {
+            for metric in [Metric::Pushes, Metric::Moves] {
+                let exact = crate::Options {
+                    metric,
+                    ..crate::Options::default()
+                };
+                let Ok(Some(best)) = solve(&level, &exact) else {
+                    continue;
+                };
+                let first = match metric {
+                    Metric::Pushes => best.pushes(),
+                    Metric::Moves => best.moves(),
+                };
+                // Stopped at the first look at the clock (after a few hundred expansions).
+                let hurried = crate::Options {
+                    time_limit: Some(Duration::ZERO),
+                    ..exact
+                };
+                let (answer, stats) = crate::search::solve_counting(&level, &hurried);
+                if answer == Err(SolveError::Time) {
+                    stopped += 1;
+                    assert!(
+                        stats.bound <= first,
+                        "{metric:?}: bound {} > {first}",
+                        stats.bound
+                    );
+                    above_start += usize::from(stats.bound > super::anytime::start_bound(&level));
+                }
+            }
+        }
+    }
+    assert!(
+        stopped >= 20 && above_start >= 10,
+        "stopped {stopped}, above the start {above_start}"
+    );
+}

@@ -74,6 +74,12 @@ pub struct Stats {
     /// Pushes pruned because they leave three boxes that cannot all reach goals, when
     /// no two of them are already a deadlock.
     pub triple_deadlocks: u64,
+    /// The largest first key of `f` (cost so far plus bound) among the states taken
+    /// from the queue: a proven lower bound on the metric's first key of every
+    /// solution, also when a limit stops the search (with an admissible bound, an open
+    /// state on an optimal path always has `f` at most the optimum, and the queue gives
+    /// the least `f` first).
+    pub bound: u32,
 }
 
 /// Where the keys of a cost or bound pair sit, in the metric's order.

@@ -90,12 +90,9 @@ const TRIPLES_AT_ONCE_BYTES: u64 = 2 << 20;
 /// The expansions between two looks at the clock.
 const CLOCK_EVERY: u64 = 256;
 
-/// Solves `level` for `options.metric`; see the module documentation.
-pub fn solve(level: &Level, options: &Options) -> Result<Option<Solution>, SolveError> {
-    solve_counting(level, options).0
-}
-
-/// [`solve`], and what the search did.
+/// Solves `level` for `options.metric` (see the module documentation), and tells what
+/// the search did, with the lower bound it proved ([`Stats::bound`]) when a limit stopped
+/// it.
 pub fn solve_counting(
     level: &Level,
     options: &Options,
@@ -159,6 +156,7 @@ fn run(search: &mut Search<'_>, options: &Options) -> Result<Option<Solution>, S
         if info.closed || [info.cost[0] + info.bound[0], info.cost[1] + info.bound[1]] != f {
             continue; // expanded, or reached again more cheaply, since it was queued
         }
+        search.stats.bound = search.stats.bound.max(f[0]);
         if search.is_solved(&info) {
             let solution = read_solution(level, &search.table, state, &mut search.walker);
             return Ok(Some(Solution::proven(solution, options.metric)));
