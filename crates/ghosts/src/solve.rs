@@ -36,8 +36,11 @@ pub struct Options<'a> {
     pub plan: bool,
     /// Memory the search may use, in MiB (`--memory-mib`).
     pub memory_mib: u64,
-    /// Wall time the solve may take, checked between the steps of the search (a step
-    /// under way, such as one SAT decision, finishes first); `None`: no limit.
+    /// Wall time the solve may take, checked between the steps of the search and inside
+    /// every SAT decision; past it, the best plan found with its proven lower bound
+    /// ([`Solution::is_proven`] `false`), or [`SolveError::Time`] when none was found.
+    /// With a limit, LaCAM* gives the first plans (`docs/mapf.md`); `None`: no limit,
+    /// every answer a proof.
     pub time_limit: Option<Duration>,
     /// Told every step of the search as it is decided ([`Event`]); `None`: nobody.
     /// The binary's `--verbose` prints them on standard error.
