@@ -69,8 +69,6 @@ pub enum Guide {
     /// The minimum-cost matching of boxes to goals, O(k^3) per state taken.
     Matching,
     /// The sum of each box's push distance to its nearest goal, O(1) per push.
-    // Chosen only by the measuring example and the tests (`internals`) so far.
-    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     Nearest,
 }
 

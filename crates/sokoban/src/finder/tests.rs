@@ -42,6 +42,13 @@ fn agrees_with_the_exact_search_on_generated_levels() {
             corrals: true,
             ..Options::default()
         },
+        // The first run of the solver's portfolio.
+        Options {
+            guide: super::Guide::Nearest,
+            packing: false,
+            regions: false,
+            ..Options::default()
+        },
     ];
     for round in 0..1500 {
         let boxes = 1 + round % 5;
