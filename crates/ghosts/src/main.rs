@@ -44,8 +44,8 @@ struct Cli {
     agents: Option<usize>,
     /// What to minimise: `makespan` (the steps until the last ghost is home) or `soc`
     /// (the sum of the steps each ghost takes to be home for good).
-    #[arg(long, value_enum, default_value_t = Objective::Makespan)]
-    objective: Objective,
+    #[arg(long, value_enum, default_value_t = ghosts::Objective::Makespan)]
+    objective: ghosts::Objective,
     /// With --map: write the answer to FILE in lacam3's `result.txt` format (docs/mapf.md).
     #[arg(long, value_name = "FILE", requires = "map")]
     output: Option<PathBuf>,
@@ -55,7 +55,7 @@ struct Cli {
     tracker: Option<PathBuf>,
     /// Wall seconds one dataset's (or instance's) search may take: past it, the best plan
     /// found and its proven lower bound, `unproven: COST >= LB` (default: no limit).
-    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = grid_core::limits::parse_seconds)]
     time_limit: Option<std::time::Duration>,
     /// Memory one dataset's search may use, in MiB.
     #[arg(long, default_value_t = ghosts::DEFAULT_MEMORY_MIB)]
@@ -64,24 +64,6 @@ struct Cli {
     /// seconds) on standard error.
     #[arg(long, requires = "map")]
     verbose: bool,
-}
-
-/// A `--time-limit` value: a positive number of seconds, fractions allowed.
-fn seconds(text: &str) -> Result<std::time::Duration, String> {
-    text.parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e9)
-        .map(std::time::Duration::from_secs_f64)
-        .ok_or_else(|| format!("expected a positive number of seconds, found '{text}'"))
-}
-
-/// The `--objective` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Objective {
-    /// The steps until the last agent is home.
-    Makespan,
-    /// The sum of costs.
-    Soc,
 }
 
 /// Prints one step of the search on standard error (`--verbose`). A full or closed
@@ -93,10 +75,7 @@ fn to_stderr(event: &ghosts::Event) {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let options = ghosts::RunOptions {
-        objective: match cli.objective {
-            Objective::Makespan => ghosts::Objective::Makespan,
-            Objective::Soc => ghosts::Objective::SumOfCosts,
-        },
+        objective: cli.objective,
         plan: cli.plan,
         show: cli.show,
         svg: cli.svg,

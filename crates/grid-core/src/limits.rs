@@ -193,6 +193,27 @@ pub fn grid_size<const K: usize>(
     Ok(size)
 }
 
+/// A `--time-limit` value of the programs: a number of seconds, at least 0, fractions
+/// allowed (`2.5`); the message says what was expected.
+///
+/// ```
+/// use std::time::Duration;
+/// assert_eq!(grid_core::limits::parse_seconds(" 2.5"), Ok(Duration::from_millis(2500)));
+/// assert!(grid_core::limits::parse_seconds("-1").is_err());
+/// assert!(grid_core::limits::parse_seconds("soon").is_err());
+/// ```
+///
+/// # Errors
+/// A message for clap (or any caller) when `text` is not such a number.
+pub fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number of seconds, found '{text}'"))?;
+    std::time::Duration::try_from_secs_f64(seconds)
+        .map_err(|_| format!("expected a number of seconds of at least 0, found '{text}'"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

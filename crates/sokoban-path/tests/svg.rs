@@ -29,15 +29,7 @@ fn check_picture(maze: &Maze) -> usize {
         .collect();
     assert_eq!(drawing.walls, walls);
     let target = grid.position(maze.target());
-    assert_eq!(drawing.marks, [(target, Some("T".to_owned()))]);
-    // The target's ring is drawn over the pieces: it shows under the box or the player.
-    assert_eq!(drawing.rings, [target]);
-    assert!(drawing.rings_over_sprites);
-    assert_eq!(
-        drawing.captions.len(),
-        drawing.frames,
-        "a step counter per frame"
-    );
+    test_support::svg_reading::assert_target_drawn(&drawing, target, "T");
     let [person, crate_] = &drawing.sprites[..] else {
         panic!("two sprites: {:?}", drawing.sprites);
     };

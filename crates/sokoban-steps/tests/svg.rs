@@ -31,15 +31,7 @@ fn check_picture(puzzle: &Puzzle) -> usize {
         .collect();
     assert_eq!(drawing.walls, walls);
     let target = grid.position(puzzle.target());
-    assert_eq!(drawing.marks, [(target, Some("@".to_owned()))]);
-    // The target's ring is drawn over the pieces: it shows under the box or the player.
-    assert_eq!(drawing.rings, [target]);
-    assert!(drawing.rings_over_sprites);
-    assert_eq!(
-        drawing.captions.len(),
-        drawing.frames,
-        "a step counter per frame"
-    );
+    test_support::svg_reading::assert_target_drawn(&drawing, target, "@");
     let [player, crate_] = &drawing.sprites[..] else {
         panic!("two sprites: {:?}", drawing.sprites);
     };

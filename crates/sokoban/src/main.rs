@@ -62,16 +62,7 @@ fn parse_limit(text: &str) -> Result<Limit, String> {
     if text.trim() == "none" {
         return Ok(Limit(None));
     }
-    parse_seconds(text).map(|d| Limit(Some(d)))
-}
-
-fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let seconds: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("expected a number of seconds, found '{text}'"))?;
-    Duration::try_from_secs_f64(seconds)
-        .map_err(|_| format!("expected a number of seconds of at least 0, found '{text}'"))
+    grid_core::limits::parse_seconds(text).map(|d| Limit(Some(d)))
 }
 
 /// The exit status after Ctrl-C (128 + SIGINT, as shells report it).

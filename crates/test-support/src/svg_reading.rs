@@ -62,6 +62,23 @@ fn key_times(node: roxmltree::Node) -> Vec<f64> {
         .collect()
 }
 
+/// Asserts what a single-box picture shows of its target square `target`: its one
+/// mark `mark`, a ring drawn over the pieces (so it shows under the box or the player),
+/// and a step counter on every frame.
+///
+/// # Panics
+/// When any of these is missing.
+pub fn assert_target_drawn(drawing: &Drawing, target: (usize, usize), mark: &str) {
+    assert_eq!(drawing.marks, [(target, Some(mark.to_owned()))]);
+    assert_eq!(drawing.rings, [target]);
+    assert!(drawing.rings_over_sprites);
+    assert_eq!(
+        drawing.captions.len(),
+        drawing.frames,
+        "a step counter per frame"
+    );
+}
+
 /// Parses `text` and checks the invariants every picture keeps (one value and one key time
 /// per frame, increasing key times from 0, base attributes equal to the first frame).
 ///

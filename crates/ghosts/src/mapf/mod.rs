@@ -138,6 +138,7 @@ impl<'a> Instance<'a> {
 /// up. Every instance that has a plan for one has a plan for the other, so both answer
 /// `None` on the same instances.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Objective {
     /// The steps until the last agent is home (`makespan`, the default; UVa 1601's
     /// answer).
@@ -145,6 +146,7 @@ pub enum Objective {
     Makespan,
     /// The sum over the agents of the step at which each reaches its goal for the last
     /// time and stays (`soc`, the MAPF field's standard objective).
+    #[cfg_attr(feature = "cli", value(name = "soc"))]
     SumOfCosts,
 }
 
