@@ -91,6 +91,8 @@ fn portfolio(level: &Level, options: &Options, started: Instant) -> Result<Optio
             guide,
             packing: features,
             regions: features,
+            cycling: features,
+            corral_deadlocks: features,
             ..FinderOptions::default()
         };
         if let Ok(answer) = find(level, &finder_options, &mut stop) {

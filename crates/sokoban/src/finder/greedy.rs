@@ -364,7 +364,7 @@ pub(super) fn search(
                     }
                     skip = skip
                         || options.corral_deadlocks
-                            && corral_deadlocks.dead(&board, &occupied, &region, cell, to);
+                            && corral_deadlocks.dead(&board, &occupied, &region, &walker, cell, to);
                 }
                 if !skip {
                     if options.packing {
