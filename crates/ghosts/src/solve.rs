@@ -454,7 +454,8 @@ mod tests {
         let small = crowd(30, 10);
         let found = solve(&small, &options(1)).unwrap().map(|s| s.steps());
         assert!(found.is_some_and(|steps| steps >= 9 + 25), "{found:?}");
-        // In a room of 100 x 40 the planning tables ((T + 1) x cells x 8 bytes) do not.
+        // In a room of 100 x 40 prioritized planning (one agent's search of up to map x
+        // horizon pairs, 64 bytes each) does not.
         assert!(matches!(
             solve(&crowd(100, 40), &options(1)),
             Err(SolveError::Memory { budget_mib: 1, .. })

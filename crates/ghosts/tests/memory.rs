@@ -126,7 +126,7 @@ fn a_joint_search_that_cannot_fit() {
 
 /// A MovingAI instance of the SAT path (testdata/fixtures/ghosts/mapf-door: 24 agents crossing
 /// a wall through a two-cell door; prioritized planning fails at the bound, SAT on a core
-/// of 18 agents settles it). The estimate of 256 bytes a variable let a 8 MiB budget run
+/// of 19 agents settles it). The estimate of 256 bytes a variable let a 8 MiB budget run
 /// to a 19.4 MiB peak: the encoding takes about 1.2 KiB a variable.
 fn a_sat_decision_within_a_tight_budget() {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fixtures/ghosts");
@@ -147,10 +147,10 @@ fn a_sat_decision_within_a_tight_budget() {
         assert!(run.stderr.contains("MiB for the SAT encoding of makespan"));
         run.assert_peak_within(budget.parse::<u64>().unwrap() + SLACK_MIB);
     }
-    let run = run(b"", &flags("28"));
+    let run = run(b"", &flags("32"));
     assert_eq!(run.status, 0, "{run:?}");
     assert_eq!(run.stdout, free.stdout);
-    run.assert_peak_within(28 + SLACK_MIB);
+    run.assert_peak_within(32 + SLACK_MIB);
 }
 
 /// `--show` on a MovingAI instance: one agent crossing an empty 256 x 256 map in 510

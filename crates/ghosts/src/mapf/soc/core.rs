@@ -11,23 +11,16 @@
 //! decided again. Exact (Delta is declared impossible only by an unsatisfiable core) and
 //! complete (the core grows by at least one agent a round, up to all of them). The core
 //! is kept from one Delta to the next: the agents that made Delta impossible are the
-//! likely culprits at Delta + 1 as well.
+//! likely culprits at Delta + 1 as well; so is its SAT session ([`Sessions`]), the
+//! agents that join the core being added to it.
 //!
 //! # Complexity
 //! At most K rounds, each a SAT decision on the core and one planning pass, O(K x H x C).
 
-use grid_core::CellId;
-
-use super::encoding::{self, Decision};
+pub use super::encoding::TooLarge;
+use super::encoding::{Decision, Sessions};
 use super::planning;
 use crate::mapf::Instance;
-
-/// The core's encoding would need `variables` variables: more than the caller allows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TooLarge {
-    /// Variables of the encoding that was not built.
-    pub variables: u64,
-}
 
 /// What one decision found, and how far the core grew.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,30 +48,32 @@ pub fn decide(
     in_core: &mut [bool],
     max_variables: u64,
 ) -> Result<Refined, TooLarge> {
-    decide_until(
+    let mut sessions = Sessions::new(false, crate::mapf::sat::Deadline::default());
+    decide_in(
         instance,
         delta,
         horizon,
         in_core,
         max_variables,
-        crate::mapf::sat::Deadline::default(),
+        &mut sessions,
     )
 }
 
-/// [`decide`], giving up with [`Decision::Stopped`] at `deadline`.
+/// [`decide`], with the core's SAT decisions made in `sessions` (which may keep one from
+/// an earlier budget, and give up with [`Decision::Stopped`] at their deadline).
 ///
 /// # Errors
 /// As [`decide`].
 ///
 /// # Complexity
 /// As [`decide`], or less when stopped.
-pub fn decide_until(
+pub fn decide_in(
     instance: &Instance<'_>,
     delta: u32,
     horizon: u32,
     in_core: &mut [bool],
     max_variables: u64,
-    deadline: crate::mapf::sat::Deadline,
+    sessions: &mut Sessions,
 ) -> Result<Refined, TooLarge> {
     let k = instance.starts.len();
     let mut fixed: Vec<Option<Vec<u32>>> = vec![None; k];
@@ -86,15 +81,8 @@ pub fn decide_until(
     loop {
         if in_core.iter().any(|&c| c) {
             let core: Vec<usize> = (0..k).filter(|&a| in_core[a]).collect();
-            let starts: Vec<CellId> = core.iter().map(|&a| instance.starts[a]).collect();
-            let goals: Vec<CellId> = core.iter().map(|&a| instance.goals[a]).collect();
-            let sub = Instance::new(instance.grid, &starts, &goals);
-            let variables = encoding::count_variables(&sub, delta);
-            if variables > max_variables {
-                return Err(TooLarge { variables });
-            }
             rounds += 1;
-            match encoding::decide_until(&sub, delta, deadline) {
+            match sessions.decide(instance, &core, delta, max_variables)? {
                 decision @ (Decision::Impossible | Decision::Stopped) => {
                     return Ok(Refined { decision, rounds });
                 }

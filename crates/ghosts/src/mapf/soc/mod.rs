@@ -14,7 +14,9 @@
 //!    extra steps every agent is home by its distance plus Delta, so the horizon
 //!    max d_a + Delta suffices. The first Delta with a plan gives the optimum, every
 //!    smaller one being proved impossible; an incumbent of cost LB + Delta ends the
-//!    loop at Delta.
+//!    loop at Delta. The SAT decisions of successive budgets on the same agents share
+//!    one solver ([`encoding::Session`]: the budget is an assumption, so what CaDiCaL
+//!    learnt on Delta stays for Delta + 1).
 //!
 //! Each technique can be switched off in [`Techniques`], so the tests compare the answer
 //! with and without it.
@@ -44,6 +46,9 @@ pub struct Techniques {
     /// The SAT decision on a growing core of agents ([`core`]) rather than on all of
     /// them.
     pub core: bool,
+    /// One SAT session for the successive budgets on the same agents
+    /// ([`encoding::Sessions`]) rather than a fresh encoding and solver per budget.
+    pub incremental: bool,
 }
 
 impl Default for Techniques {
@@ -51,6 +56,7 @@ impl Default for Techniques {
         Techniques {
             planning: true,
             core: true,
+            incremental: true,
         }
     }
 }
@@ -204,7 +210,8 @@ pub fn solve_within(
     let mut in_core = vec![false; k];
     let mut delta = 0u32;
     let stop = within.stop;
-    let deadline = within.deadline;
+    let mut sessions = encoding::Sessions::new(techniques.incremental, within.deadline);
+    let everyone: Vec<usize> = (0..k).collect();
     // Every budget below `delta` is proved impossible: LB + delta is the proven bound
     // whenever the loop stops.
     let mut budgets = || -> Result<Option<SocPlan>, Unanswered> {
@@ -246,22 +253,20 @@ pub fn solve_within(
                         ))
                     };
                     if techniques.core {
-                        core::decide_until(
+                        core::decide_in(
                             &instance,
                             delta,
                             horizon,
                             &mut in_core,
                             max_variables,
-                            deadline,
+                            &mut sessions,
                         )
                         .map_err(|e| too_large(e.variables))?
                         .decision
                     } else {
-                        let variables = encoding::count_variables(&instance, delta);
-                        if variables > max_variables {
-                            return Err(too_large(variables));
-                        }
-                        encoding::decide_until(&instance, delta, deadline)
+                        sessions
+                            .decide(&instance, &everyone, delta, max_variables)
+                            .map_err(|e| too_large(e.variables))?
                     }
                 }
             };
