@@ -1,8 +1,9 @@
 //! Always an answer: the finder first (two runs with different guides, [`PORTFOLIO`]), on
-//! a share of the time, then the exact search on
-//! the rest; the exact answer when it comes, else the finder's solution, marked unproven
-//! with the proven lower bound: the exact search's (the largest first key of `f` it took
-//! from its queue), or the start's matching when that is higher.
+//! a share of the time, then the exact search; the exact answer when it comes, else the
+//! finder's solution, marked unproven with the proven lower bound: the exact search's (the
+//! largest first key of `f` it took from its queue), or the start's matching when that is
+//! higher. When the finder found nothing in its share, the exact search stops at
+//! [`EXACT_END_UNSOLVED`] of the limit and the finder has the rest ([`last_chance`]).
 //!
 //! Why this order: on a level the exact search proves, the finder mostly answers in a
 //! fraction of a second and takes little of its time; on a level it cannot prove, the
@@ -16,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use grid_core::limits::MIB;
 
-use super::{Guide, Options as FinderOptions, find};
+use super::{Guide, Halt, Options as FinderOptions, find};
 use crate::board::Board;
 use crate::matching::Matcher;
 use crate::parse::Level;
@@ -47,23 +48,58 @@ pub(crate) fn solve(level: &Level, options: &Options) -> Result<Option<Solution>
             Err(()) => None,
         }
     };
+    // Without a solution the exact search stops at EXACT_END_UNSOLVED of the limit, and
+    // the finder has the rest.
+    let exact_end = if found.is_some() {
+        1.0
+    } else {
+        EXACT_END_UNSOLVED
+    };
     let exact = Options {
         time_limit: options
             .time_limit
-            .map(|t| t.saturating_sub(started.elapsed())),
+            .map(|t| t.mul_f64(exact_end).saturating_sub(started.elapsed())),
         ..options.clone()
     };
     let (answer, stats) = crate::search::solve_counting(level, &exact);
-    match answer {
-        Ok(answer) => Ok(answer),
-        Err(limit) => match found {
-            Some(lurd) => {
-                let bound = start_bound(level).max(stats.bound);
-                Ok(Some(Solution::unproven(lurd, bound)))
-            }
-            None => Err(limit),
+    let limit = match answer {
+        Ok(answer) => return Ok(answer),
+        Err(limit) => limit,
+    };
+    let bound = start_bound(level).max(stats.bound);
+    match found {
+        Some(lurd) => Ok(Some(Solution::unproven(lurd, bound))),
+        None if limit == SolveError::Interrupted || options.time_limit.is_none() => Err(limit),
+        None => match last_chance(level, options, started) {
+            Ok(Some(lurd)) => Ok(Some(Solution::unproven(lurd, bound))),
+            // The finder ran out of states: unsolvable.
+            Ok(None) => Ok(None),
+            Err(Halt::Memory) => Err(SolveError::Memory),
+            Err(Halt::Stopped) if options.interrupted() => Err(SolveError::Interrupted),
+            Err(Halt::Stopped) => Err(SolveError::Time),
         },
     }
+}
+
+/// Where the exact search stops, as a share of `--time-limit`, when the finder found
+/// nothing in its share: the finder then has the rest ([`last_chance`]), another way
+/// through the states. Why not earlier: Microban 139, which no finder run solves in
+/// 2 s, takes the exact search 7 s of a 10 s limit.
+const EXACT_END_UNSOLVED: f64 = 0.9;
+
+/// The finder again, after the exact search gave up, until `--time-limit`: [`LAST_CHANCE`],
+/// a fourth way through the states.
+fn last_chance(level: &Level, options: &Options, started: Instant) -> Result<Option<String>, Halt> {
+    let Some(limit) = options.time_limit else {
+        return Err(Halt::Stopped);
+    };
+    let finder_options = FinderOptions {
+        memory_bytes: options.memory_mib.saturating_mul(MIB),
+        ..run(LAST_CHANCE)
+    };
+    find(level, &finder_options, &mut || {
+        options.interrupted() || started.elapsed() >= limit
+    })
 }
 
 /// The finder's runs, one after the other until one answers: see [`PORTFOLIO`]. `Ok(None)`:
@@ -71,7 +107,7 @@ pub(crate) fn solve(level: &Level, options: &Options) -> Result<Option<Solution>
 fn portfolio(level: &Level, options: &Options, started: Instant) -> Result<Option<String>, ()> {
     let memory_bytes = options.memory_mib.saturating_mul(MIB);
     let mut share_end = 0.0;
-    for (share, guide, features) in PORTFOLIO {
+    for (share, way) in PORTFOLIO {
         share_end += share;
         let finder_time = options
             .time_limit
@@ -88,10 +124,7 @@ fn portfolio(level: &Level, options: &Options, started: Instant) -> Result<Optio
         };
         let finder_options = FinderOptions {
             memory_bytes,
-            guide,
-            packing: features,
-            regions: features,
-            ..FinderOptions::default()
+            ..run(way)
         };
         if let Ok(answer) = find(level, &finder_options, &mut stop) {
             return Ok(answer);
@@ -103,16 +136,67 @@ fn portfolio(level: &Level, options: &Options, started: Instant) -> Result<Optio
     Err(())
 }
 
-/// The finder's runs, in order, with their shares of the finder's time: first the
-/// nearest-goal guide without FESS's features, then the matching with them. Why two:
-/// they solve different levels. Measured on the finder alone (CPU seconds a level),
-/// XSokoban 90: nearest-goal, no features, 2 s: levels 1, 2, 3, 17, 38, 78, each in at most
-/// 0.2 s, with the shorter solutions (97 pushes on level 1, against 203); matching with
-/// packing and regions, 3 s: 1, 2, 17, 78, 80, 83, each in at most 0.6 s. Together: 8.
-const PORTFOLIO: [(f64, Guide, bool); 2] = [
-    (1.0 / 3.0, Guide::Nearest, false),
-    (2.0 / 3.0, Guide::Matching, true),
+/// A way through the states: the guide, FESS's features (packing order and regions)
+/// with the cycling over their cells, and corral deadlocks.
+#[derive(Debug, Clone, Copy)]
+struct Way {
+    guide: Guide,
+    features: bool,
+    corral_deadlocks: bool,
+}
+
+/// The finder's options for `way`.
+fn run(way: Way) -> FinderOptions {
+    FinderOptions {
+        guide: way.guide,
+        packing: way.features,
+        regions: way.features,
+        cycling: way.features,
+        corral_deadlocks: way.corral_deadlocks,
+        ..FinderOptions::default()
+    }
+}
+
+/// The finder's runs, in order, with their shares of the finder's time. Why several:
+/// they solve different levels. Measured on the finder alone, 3 CPU seconds a level
+/// (`examples/finder.rs`), XSokoban 90: nearest-goal, no features: 1, 2, 3, 17, 38, 78
+/// (the shortest solutions: 97 pushes on level 1); matching, cycling, corral deadlocks:
+/// 1, 2, 3, 17, 38, 58, 65, 78, 79, 80, 83, 84; nearest-goal with cycling: 1, 2, 7, 17,
+/// 38, 65, 78, 79, 82, 83, 84; matching with cycling, no corral deadlocks ([`LAST_CHANCE`]):
+/// 49 besides. Together: 15.
+const PORTFOLIO: [(f64, Way); 3] = [
+    (
+        0.25,
+        Way {
+            guide: Guide::Nearest,
+            features: false,
+            corral_deadlocks: false,
+        },
+    ),
+    (
+        0.375,
+        Way {
+            guide: Guide::Matching,
+            features: true,
+            corral_deadlocks: true,
+        },
+    ),
+    (
+        0.375,
+        Way {
+            guide: Guide::Nearest,
+            features: true,
+            corral_deadlocks: false,
+        },
+    ),
 ];
+
+/// The run of [`last_chance`].
+const LAST_CHANCE: Way = Way {
+    guide: Guide::Matching,
+    features: true,
+    corral_deadlocks: false,
+};
 
 /// A proven lower bound on the metric's first key from the start: the matching of boxes
 /// to goals on lone-box push distances (every solution pushes each box to its own goal;

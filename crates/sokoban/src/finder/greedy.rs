@@ -25,7 +25,8 @@
 //! Pruned, because no solution passes there (so a level is unsolvable exactly when the
 //! search runs out of states): pushes onto dead squares, pushes that freeze a box off a
 //! goal, pushes that leave the pushed box in a deadlock of two or three boxes
-//! ([`GroupDeadlocks`]), and states whose matching is impossible.
+//! ([`GroupDeadlocks`]), with `corral_deadlocks` on pushes that shut a deadlocked corral
+//! ([`super::corral_deadlock`]), and states whose matching is impossible.
 //!
 //! # Complexity
 //! Exponential in the boxes in the worst case. Per expansion one walk O(squares); per
@@ -37,6 +38,7 @@ use std::collections::BTreeMap;
 use grid_core::{CellId, Dir};
 
 use super::corral::Corrals;
+use super::corral_deadlock::CorralDeadlocks;
 use super::store::{Budget, NONE, Store};
 use super::walk::Walker;
 use super::{Guide, Halt, Options};
@@ -87,6 +89,107 @@ impl Buckets {
         }
         budget.give(QUEUE_ENTRY_BYTES);
         state
+    }
+
+    fn is_empty(&self) -> bool {
+        self.buckets.is_empty()
+    }
+}
+
+/// The open states of FESS's cycling (Shoham and Schaeffer, IEEE CoG 2020): one queue per
+/// cell of the feature space (the features' bits of a priority), taken in turn, one state
+/// per turn, each the least by the guide within its cell.
+///
+/// Why: a single order by features first spends the whole search in the best cell, and a
+/// wrong packing or a bad region count there is never left; cycling gives every cell
+/// its share, so a state that makes progress on any feature gets expanded soon.
+#[derive(Debug, Default)]
+struct Cells {
+    cells: BTreeMap<u64, Buckets>,
+    /// The cell whose turn came last.
+    turn: Option<u64>,
+    /// The cell whose turn came before it, for [`Cells::again`].
+    before: Option<u64>,
+    /// The priority (features and guide) of the state taken last.
+    taken: u64,
+}
+
+impl Cells {
+    fn push(&mut self, priority: u64, state: u32, budget: &mut Budget) -> Result<(), Halt> {
+        self.cells.entry(priority & !GUIDE_MASK).or_default().push(
+            priority & GUIDE_MASK,
+            state,
+            budget,
+        )
+    }
+
+    /// The least state of the next cell in turn, after [`Cells::turn`] (the first cell
+    /// after the last).
+    fn pop(&mut self, budget: &mut Budget) -> Option<u32> {
+        let next = match self.turn {
+            Some(turn) => self
+                .cells
+                .range(turn + 1..)
+                .next()
+                .or_else(|| self.cells.iter().next()),
+            None => self.cells.iter().next(),
+        };
+        let cell = *next?.0;
+        let queue = self.cells.get_mut(&cell)?;
+        let state = queue.pop(budget);
+        self.taken = cell | queue.taken;
+        if queue.is_empty() {
+            self.cells.remove(&cell);
+        }
+        self.before = self.turn;
+        self.turn = Some(cell);
+        state
+    }
+
+    /// Gives the turn back: the state taken was queued again, not expanded.
+    fn again(&mut self) {
+        self.turn = self.before;
+    }
+}
+
+/// The open states: one order ([`Buckets`]) or FESS's cycling over feature cells
+/// ([`Cells`]).
+#[derive(Debug)]
+enum Open {
+    Ordered(Buckets),
+    Cycling(Cells),
+}
+
+impl Open {
+    fn push(&mut self, priority: u64, state: u32, budget: &mut Budget) -> Result<(), Halt> {
+        match self {
+            Open::Ordered(b) => b.push(priority, state, budget),
+            Open::Cycling(c) => c.push(priority, state, budget),
+        }
+    }
+
+    fn pop(&mut self, budget: &mut Budget) -> Option<u32> {
+        match self {
+            Open::Ordered(b) => b.pop(budget),
+            Open::Cycling(c) => c.pop(budget),
+        }
+    }
+
+    /// The priority of the state taken last.
+    fn taken(&self) -> u64 {
+        match self {
+            Open::Ordered(b) => b.taken,
+            Open::Cycling(c) => c.taken,
+        }
+    }
+
+    /// The state taken last goes back to the queue at a higher priority: with cycling,
+    /// its cell keeps the turn.
+    fn requeue(&mut self, priority: u64, state: u32, budget: &mut Budget) -> Result<(), Halt> {
+        if let Open::Cycling(c) = self {
+            c.again();
+        }
+        self.push(priority, state, budget)
     }
 }
 
@@ -145,7 +248,11 @@ pub(super) fn search(
     // queue ([`ESTIMATED`] before).
     let mut pushes: Vec<u32> = Vec::new();
     let mut bound: Vec<u32> = Vec::new();
-    let mut queue = Buckets::default();
+    let mut queue = if options.cycling {
+        Open::Cycling(Cells::default())
+    } else {
+        Open::Ordered(Buckets::default())
+    };
     let (gw, hw) = (u64::from(options.g_weight), u64::from(options.h_weight));
     let order: Vec<CellId> = if options.packing {
         let rank = super::packing::ranks(level);
@@ -157,6 +264,7 @@ pub(super) fn search(
     };
     let mut regions = Walker::new(n);
     let mut corrals = Corrals::new(n);
+    let mut corral_deadlocks = CorralDeadlocks::new(n);
 
     let mut words: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
     for b in level.boxes() {
@@ -200,11 +308,11 @@ pub(super) fn search(
                 continue;
             };
             bound[state as usize] = h;
-            let estimate = queue.taken;
+            let estimate = queue.taken();
             let priority = (estimate & !GUIDE_MASK)
                 | (gw * u64::from(g - 1) + hw * u64::from(h)).min(GUIDE_MASK);
             if priority > estimate {
-                queue.push(priority, state, &mut budget)?;
+                queue.requeue(priority, state, &mut budget)?;
                 continue;
             }
         }
@@ -239,15 +347,26 @@ pub(super) fn search(
                 }
                 occupied[cell.index()] = false;
                 occupied[to.index()] = true;
-                let dead = freeze.deadlocked(&board, &occupied, to)
+                let mut skip = freeze.deadlocked(&board, &occupied, to)
                     || group_dead(&pairs, &triples, &boxes, i, to.index(), cell.index());
                 let mut features = 0u64;
-                if !dead {
+                let mut slot = 0;
+                if !skip {
                     child[..k].copy_from_slice(&boxes);
                     child[i] = to.index() as u16;
                     child[..k].sort_unstable();
                     region.run(grid, &occupied, cell);
                     child[k] = region.least().index() as u16;
+                    // Seen before, or a corral it shuts is deadlocked.
+                    match store.find(&child, Store::hash(&child)) {
+                        Ok(_) => skip = true,
+                        Err(free) => slot = free,
+                    }
+                    skip = skip
+                        || options.corral_deadlocks
+                            && corral_deadlocks.dead(&board, &occupied, &region, &walker, cell, to);
+                }
+                if !skip {
                     if options.packing {
                         let left = k as u64 - u64::from(super::packing::packed(&order, &occupied));
                         features |= left << PACKING_SHIFT;
@@ -259,13 +378,10 @@ pub(super) fn search(
                 }
                 occupied[to.index()] = false;
                 occupied[cell.index()] = true;
-                if dead {
+                if skip {
                     continue;
                 }
                 let hash = Store::hash(&child);
-                let Err(slot) = store.find(&child, hash) else {
-                    continue;
-                };
                 let id = store.insert(&child, hash, slot, state, &mut budget)?;
                 budget.room(&mut pushes, 1)?;
                 pushes.push(g);

@@ -12,6 +12,7 @@
 //! - `packing`: the order in which the goals are filled, found backwards;
 //! - `corral`: PI-corral pruning, only the pushes into a walled-off region that must be
 //!   entered;
+//! - `corral_deadlock`: pushes that shut a corral whose boxes can never all reach goals;
 //! - `store`: the states seen and the memory budget;
 //! - `walk`: the player's walks between pushes;
 //! - `replay`: a found state read back as LURD.
@@ -21,6 +22,7 @@
 
 pub(crate) mod anytime;
 mod corral;
+mod corral_deadlock;
 mod greedy;
 mod packing;
 mod replay;
@@ -61,6 +63,12 @@ pub struct Options {
     /// levels with and without (XSokoban 6 of 90 at 3 s, Microban 151 of 155 at 0.3 s,
     /// Microban II 124 and 125 of 135 at 1 s, Sasquatch 10 of 50 at 1 s).
     pub corrals: bool,
+    /// Take the states by FESS's cycling over the cells of the feature space (packing
+    /// and regions, as switched on), one state per cell in turn, rather than by the
+    /// features first (`greedy`).
+    pub cycling: bool,
+    /// Prune pushes that shut a deadlocked corral (`corral_deadlock`).
+    pub corral_deadlocks: bool,
 }
 
 /// The estimate of the pushes left that guides the search.
@@ -83,6 +91,8 @@ impl Default for Options {
             packing: true,
             regions: true,
             corrals: false,
+            cycling: false,
+            corral_deadlocks: false,
         }
     }
 }

@@ -42,6 +42,11 @@ fn agrees_with_the_exact_search_on_generated_levels() {
             corrals: true,
             ..Options::default()
         },
+        Options {
+            cycling: true,
+            corral_deadlocks: true,
+            ..Options::default()
+        },
         // The first run of the solver's portfolio.
         Options {
             guide: super::Guide::Nearest,
@@ -130,6 +135,43 @@ fn corral_pruning_keeps_solvability() {
     }
     assert!(
         compared > 2000 && solvable > 200 && solvable < compared,
+        "{solvable} of {compared}"
+    );
+}
+
+/// Corral deadlocks keep every level's solvability, with the cycling over feature cells:
+/// the finder with them and without them (a complete search either way) on the rooms of
+/// [`corral_pruning_keeps_solvability`], other seeds.
+#[test]
+fn corral_deadlocks_keep_solvability() {
+    let mut rng = SplitMix64::new(2002);
+    let with = Options {
+        cycling: true,
+        corral_deadlocks: true,
+        ..Options::default()
+    };
+    let (mut compared, mut solvable) = (0, 0);
+    for round in 0..1000 {
+        let boxes = 2 + round % 5;
+        let text = generate::random_level(&mut rng, boxes, 12, [25, 35, 45][round % 3]);
+        for level in levels(&text) {
+            let found = find(&level, &with, &mut || false).unwrap();
+            let reference = find(&level, &Options::default(), &mut || false).unwrap();
+            assert_eq!(
+                found.is_some(),
+                reference.is_some(),
+                "{}",
+                level.draw(level.boxes(), level.player())
+            );
+            if let Some(lurd) = &found {
+                verify(&level, lurd).unwrap_or_else(|e| panic!("{e}: {lurd}"));
+                solvable += 1;
+            }
+            compared += 1;
+        }
+    }
+    assert!(
+        compared > 800 && solvable > 80 && solvable < compared,
         "{solvable} of {compared}"
     );
 }

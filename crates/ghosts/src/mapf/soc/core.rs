@@ -11,13 +11,11 @@
 //! decided again. Exact (Delta is declared impossible only by an unsatisfiable core) and
 //! complete (the core grows by at least one agent a round, up to all of them). The core
 //! is kept from one Delta to the next: the agents that made Delta impossible are the
-//! likely culprits at Delta + 1 as well, and while the core stays the same its SAT
-//! session can be kept too ([`Sessions`]).
+//! likely culprits at Delta + 1 as well; so is its SAT session ([`Sessions`]), the
+//! agents that join the core being added to it.
 //!
 //! # Complexity
 //! At most K rounds, each a SAT decision on the core and one planning pass, O(K x H x C).
-
-use grid_core::CellId;
 
 pub use super::encoding::TooLarge;
 use super::encoding::{Decision, Sessions};
@@ -83,11 +81,8 @@ pub fn decide_in(
     loop {
         if in_core.iter().any(|&c| c) {
             let core: Vec<usize> = (0..k).filter(|&a| in_core[a]).collect();
-            let starts: Vec<CellId> = core.iter().map(|&a| instance.starts[a]).collect();
-            let goals: Vec<CellId> = core.iter().map(|&a| instance.goals[a]).collect();
-            let sub = Instance::new(instance.grid, &starts, &goals);
             rounds += 1;
-            match sessions.decide(&sub, &core, delta, max_variables)? {
+            match sessions.decide(instance, &core, delta, max_variables)? {
                 decision @ (Decision::Impossible | Decision::Stopped) => {
                     return Ok(Refined { decision, rounds });
                 }

@@ -6,9 +6,12 @@
 //!
 //! A [`Session`] is built for a reach R of extra steps and then decides every budget
 //! Delta <= R in the same solver, under one assumption: the clauses it learnt for one
-//! budget (and the swap clauses it was given) stay for the next. With at most R extra
+//! budget (and the swap clauses it was given) stay for the next, and agents that join a
+//! core are added to it ([`Session::add`]) rather than the whole built again. With at
+//! most R extra
 //! steps in all, agent `a` (distance `d_a`) is home for good by `D_a = d_a + R`, so the
-//! horizon H = max d_a + R suffices. Variables x(a, v, t) exist only where
+//! horizon H = max d_a + R (over all the instance's agents, so that it stays when agents
+//! are added) suffices. Variables x(a, v, t) exist only where
 //! dist(start_a, v) <= t and dist(v, goal_a) <= D_a - t (for t >= D_a: the goal alone, a
 //! unit). Clauses as in [`crate::mapf::sat`]: the start unit, moves forward and backward,
 //! at most one agent per cell and step, swaps forbidden lazily.
@@ -56,30 +59,34 @@ pub enum Decision {
     Stopped,
 }
 
-/// Variables of the encoding within reach of `reach` extra steps, counted without
-/// building it (the (cell, time) pairs, the cost variables and the totalizer's outputs),
-/// so the memory budget can be checked first.
+/// Variables of the encoding of the agents `agents` of `instance` within reach of
+/// `reach` extra steps, counted without building it (the (cell, time) pairs, the cost
+/// variables and the totalizer's outputs), so the memory budget can be checked first.
 ///
 /// # Complexity
 /// O(K x C).
-pub fn count_variables(instance: &Instance<'_>, reach: u32) -> u64 {
-    let d = distances(instance);
-    let horizon = u64::from(d.iter().copied().max().unwrap_or(0) + reach);
+pub fn count_variables(instance: &Instance<'_>, agents: &[usize], reach: u32) -> u64 {
+    let horizon = u64::from(longest(instance) + reach);
     let mut total = 0u64;
-    for (a, &distance) in d.iter().enumerate() {
-        let deadline = distance + reach;
+    for &a in agents {
+        let home_by = instance.distance(a, instance.starts[a]) + reach;
         let from_start = instance.grid.distances(instance.starts[a], None);
         for (s, g) in from_start.iter().zip(instance.distances(a)) {
             if let Some(sum) = s.checked_add(*g) {
-                if sum <= deadline {
-                    total += u64::from(deadline - sum + 1);
+                if sum <= home_by {
+                    total += u64::from(home_by - sum + 1);
                 }
             }
         }
         // The goal after the deadline, the cost variables and the totalizer's outputs.
-        total += horizon - u64::from(deadline) + 2 * u64::from(reach) + 1;
+        total += horizon - u64::from(home_by) + 2 * u64::from(reach) + 1;
     }
     total
+}
+
+/// The largest distance of `instance`'s agents.
+fn longest(instance: &Instance<'_>) -> u32 {
+    distances(instance).into_iter().max().unwrap_or(0)
 }
 
 /// Decides whether `instance` has a plan with at most `delta` steps more than the sum of
@@ -89,172 +96,61 @@ pub fn count_variables(instance: &Instance<'_>, reach: u32) -> u64 {
 /// See the module documentation.
 #[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 pub fn decide(instance: &Instance<'_>, delta: u32) -> Decision {
-    Session::new(instance, delta, Deadline::default()).decide(instance, delta)
+    let everyone: Vec<usize> = (0..instance.starts.len()).collect();
+    Session::new(instance, &everyone, delta, Deadline::default()).decide(instance, delta)
 }
 
 /// The variables of one agent at one time: `(cell, variable)` sorted by cell.
 type Layer = Vec<(u32, i32)>;
 
-/// One solver for every budget up to a reach R of extra steps (module documentation).
+/// One solver for every budget up to a reach R of extra steps, on some of an instance's
+/// agents, to which more can be added (module documentation).
 pub struct Session {
     solver: Solver,
-    /// The largest distance of the instance's agents.
+    /// The last variable made.
+    last_var: i32,
+    /// The largest distance of the instance's agents (of all of them, so that the
+    /// horizon stays when agents are added).
     longest: usize,
     /// Extra steps the encoding reaches: the budgets it can decide.
     reach: u32,
     horizon: usize,
-    /// Per agent, per time: its variables.
+    /// The agents encoded (indices in the instance), in the order they were added.
+    agents: Vec<usize>,
+    /// Per agent encoded, per time: its variables.
     layers: Vec<Vec<Layer>>,
-    /// The totalizer's outputs: `excess[j]` is forced true by at least j + 1 extra steps.
+    /// Per agent encoded: its unary count of extra steps, e(a, 1..=R).
+    counts: Vec<Vec<i32>>,
+    /// The totalizer's outputs over every agent encoded: `excess[j]` is forced true by at
+    /// least j + 1 extra steps.
     excess: Vec<i32>,
     options: Options,
     deadline: Deadline,
 }
 
 impl Session {
-    /// The encoding of `instance` within reach of `reach` extra steps, in a solver that
-    /// gives up at `deadline`.
+    /// The encoding of the agents `agents` of `instance` within reach of `reach` extra
+    /// steps, in a solver that gives up at `deadline`.
     ///
     /// # Complexity
     /// See the module documentation.
-    pub fn new(instance: &Instance<'_>, reach: u32, deadline: Deadline) -> Self {
-        let grid = instance.grid;
-        let options = Options::new(grid);
-        let cells = grid.cell_count();
-        let d = distances(instance);
-        let longest = d.iter().copied().max().unwrap_or(0) as usize;
-        let horizon = longest + reach as usize;
-        let mut solver = solver_until(deadline);
-        let mut next_var: i32 = 1;
-        let mut fresh = || {
-            let var = next_var;
-            next_var += 1;
-            var
-        };
-        let mut layers: Vec<Vec<Layer>> = Vec::with_capacity(instance.starts.len());
-        let mut here = vec![0i32; cells];
-        let mut there = vec![0i32; cells];
-        let mut at_cell: Vec<Vec<(u32, i32)>> = vec![Vec::new(); horizon + 1];
-        let mut counts: Vec<Vec<i32>> = Vec::with_capacity(instance.starts.len());
-        for (a, &distance) in d.iter().enumerate() {
-            let home_by = (distance + reach) as usize;
-            let from_start = grid.distances(instance.starts[a], None);
-            let to_goal = instance.distances(a);
-            let window: Vec<u32> = (0..cells as u32)
-                .filter(|&v| {
-                    from_start[v as usize]
-                        .checked_add(to_goal[v as usize])
-                        .is_some_and(|s| s as usize <= home_by)
-                })
-                .collect();
-            let mut agent_layers: Vec<Layer> = Vec::with_capacity(horizon + 1);
-            for (t, at_time) in at_cell.iter_mut().enumerate() {
-                let layer: Layer = window
-                    .iter()
-                    .filter(|&&v| {
-                        from_start[v as usize] as usize <= t
-                            && to_goal[v as usize] as usize <= home_by.saturating_sub(t)
-                    })
-                    .map(|&v| (v, fresh()))
-                    .collect();
-                at_time.extend(layer.iter().copied());
-                agent_layers.push(layer);
-            }
-            // The start, and the goal from the deadline on: the only variables there.
-            for &(_, var) in &agent_layers[0] {
-                solver.add_clause([var]);
-            }
-            for layer in &agent_layers[home_by..] {
-                for &(_, var) in layer {
-                    solver.add_clause([var]);
-                }
-            }
-            let mut clause: Vec<i32> = Vec::with_capacity(6);
-            for t in 0..horizon {
-                for &(v, var) in &agent_layers[t] {
-                    here[v as usize] = var;
-                }
-                for &(v, var) in &agent_layers[t + 1] {
-                    there[v as usize] = var;
-                }
-                for &(v, var) in &agent_layers[t] {
-                    clause.clear();
-                    clause.push(-var);
-                    clause.extend(
-                        options
-                            .of(v)
-                            .iter()
-                            .map(|&u| there[u as usize])
-                            .filter(|&x| x != 0),
-                    );
-                    solver.add_clause(clause.iter().copied());
-                }
-                for &(u, var) in &agent_layers[t + 1] {
-                    clause.clear();
-                    clause.push(-var);
-                    clause.extend(
-                        options
-                            .of(u)
-                            .iter()
-                            .map(|&v| here[v as usize])
-                            .filter(|&x| x != 0),
-                    );
-                    solver.add_clause(clause.iter().copied());
-                }
-                for &(v, _) in &agent_layers[t] {
-                    here[v as usize] = 0;
-                }
-                for &(v, _) in &agent_layers[t + 1] {
-                    there[v as usize] = 0;
-                }
-            }
-            // The unary count of the extra steps.
-            let goal = instance.goals[a].index() as u32;
-            let mut count: Vec<i32> = Vec::with_capacity(reach as usize);
-            for k in 1..=reach as usize {
-                let t = distance as usize + k - 1;
-                let e = fresh();
-                if let Some(at_goal) = var(&agent_layers[t], goal) {
-                    solver.add_clause([at_goal, e]);
-                }
-                if let Some(&before) = count.last() {
-                    solver.add_clause([-e, before]);
-                }
-                count.push(e);
-            }
-            // Away from the goal at t on v: at least t + dist(v, goal) - d_a extra steps.
-            for (t, layer) in agent_layers.iter().enumerate() {
-                for &(v, x) in layer {
-                    let extra =
-                        (t + to_goal[v as usize] as usize).saturating_sub(distance as usize);
-                    if v != goal && extra > 0 {
-                        if let Some(&e) = count.get(extra - 1) {
-                            solver.add_clause([-x, e]);
-                        }
-                    }
-                }
-            }
-            counts.push(count);
-            layers.push(agent_layers);
-        }
-        for mut vars in at_cell {
-            vars.sort_unstable();
-            for group in vars.chunk_by(|x, y| x.0 == y.0) {
-                let group: Vec<i32> = group.iter().map(|&(_, x)| x).collect();
-                at_most_one(&mut solver, &group, &mut fresh);
-            }
-        }
-        let excess = totalize(&mut solver, counts, reach as usize + 1, &mut fresh);
-        Session {
-            solver,
+    pub fn new(instance: &Instance<'_>, agents: &[usize], reach: u32, deadline: Deadline) -> Self {
+        let longest = longest(instance) as usize;
+        let mut session = Session {
+            solver: solver_until(deadline),
+            last_var: 0,
             longest,
             reach,
-            horizon,
-            layers,
-            excess,
-            options,
+            horizon: longest + reach as usize,
+            agents: Vec::new(),
+            layers: Vec::new(),
+            counts: Vec::new(),
+            excess: Vec::new(),
+            options: Options::new(instance.grid),
             deadline,
-        }
+        };
+        session.add(instance, agents);
+        session
     }
 
     /// Extra steps the encoding reaches: it decides every budget up to this one.
@@ -262,16 +158,203 @@ impl Session {
         self.reach
     }
 
-    /// Decides whether `instance` (the one the session was built for) has a plan with at
-    /// most `delta` extra steps, reading paths and adding swap clauses until a model has
-    /// no swap. A plan's paths have `max d_a + delta + 1` cells. Past the reach, the
-    /// session is built again with `delta` as its reach (what it learnt is lost).
+    /// The agents encoded, in the order of the paths of [`Session::decide`].
+    pub fn agents(&self) -> &[usize] {
+        &self.agents
+    }
+
+    /// Variables made so far.
+    pub fn variables(&self) -> u64 {
+        self.last_var as u64
+    }
+
+    fn fresh(&mut self) -> i32 {
+        self.last_var += 1;
+        self.last_var
+    }
+
+    /// Adds the agents `agents` of `instance` (not encoded yet) to the encoding: their
+    /// variables and clauses, the vertex clauses between them and the agents already
+    /// there (each (cell, time) where both have variables gets an indicator implied by
+    /// the old ones, in one at-most-one with the new ones), and a new totalizer over every
+    /// agent (the old one stays, no longer assumed: it only forces its outputs). What the
+    /// solver learnt stays valid: clauses are only added.
+    ///
+    /// # Complexity
+    /// As building their encoding, plus O(V log C) to find the old variables of the cells
+    /// they share.
+    pub fn add(&mut self, instance: &Instance<'_>, agents: &[usize]) {
+        if agents.is_empty() {
+            return;
+        }
+        let old = self.layers.len();
+        let mut at_cell: Vec<Vec<(u32, i32)>> = vec![Vec::new(); self.horizon + 1];
+        for &a in agents {
+            self.add_agent(instance, a, &mut at_cell);
+        }
+        for (t, mut vars) in at_cell.into_iter().enumerate() {
+            vars.sort_unstable();
+            for group in vars.chunk_by(|x, y| x.0 == y.0) {
+                let cell = group[0].0;
+                let mut group: Vec<i32> = group.iter().map(|&(_, x)| x).collect();
+                let before: Vec<i32> = self.layers[..old]
+                    .iter()
+                    .filter_map(|layers| var(&layers[t], cell))
+                    .collect();
+                if !before.is_empty() {
+                    let taken = self.fresh();
+                    for x in before {
+                        self.solver.add_clause([-x, taken]);
+                    }
+                    group.push(taken);
+                }
+                let mut last_var = self.last_var;
+                at_most_one(&mut self.solver, &group, &mut || {
+                    last_var += 1;
+                    last_var
+                });
+                self.last_var = last_var;
+            }
+        }
+        let mut last_var = self.last_var;
+        self.excess = totalize(
+            &mut self.solver,
+            self.counts.clone(),
+            self.reach as usize + 1,
+            &mut || {
+                last_var += 1;
+                last_var
+            },
+        );
+        self.last_var = last_var;
+    }
+
+    /// Agent `a`'s variables and its own clauses (start, goal, moves, cost), its
+    /// variables listed by time in `at_cell`.
+    fn add_agent(&mut self, instance: &Instance<'_>, a: usize, at_cell: &mut [Vec<(u32, i32)>]) {
+        let grid = instance.grid;
+        let cells = grid.cell_count();
+        let distance = instance.distance(a, instance.starts[a]) as usize;
+        let home_by = distance + self.reach as usize;
+        let from_start = grid.distances(instance.starts[a], None);
+        let to_goal = instance.distances(a);
+        let window: Vec<u32> = (0..cells as u32)
+            .filter(|&v| {
+                from_start[v as usize]
+                    .checked_add(to_goal[v as usize])
+                    .is_some_and(|s| s as usize <= home_by)
+            })
+            .collect();
+        let mut layers: Vec<Layer> = Vec::with_capacity(self.horizon + 1);
+        for (t, at_time) in at_cell.iter_mut().enumerate() {
+            let layer: Layer = window
+                .iter()
+                .filter(|&&v| {
+                    from_start[v as usize] as usize <= t
+                        && to_goal[v as usize] as usize <= home_by.saturating_sub(t)
+                })
+                .map(|&v| {
+                    self.last_var += 1;
+                    (v, self.last_var)
+                })
+                .collect();
+            at_time.extend(layer.iter().copied());
+            layers.push(layer);
+        }
+        let solver = &mut self.solver;
+        // The start, and the goal from the deadline on: the only variables there.
+        for &(_, var) in &layers[0] {
+            solver.add_clause([var]);
+        }
+        for layer in &layers[home_by.min(self.horizon)..] {
+            for &(_, var) in layer {
+                solver.add_clause([var]);
+            }
+        }
+        let mut here = vec![0i32; cells];
+        let mut there = vec![0i32; cells];
+        let mut clause: Vec<i32> = Vec::with_capacity(6);
+        for t in 0..self.horizon {
+            for &(v, var) in &layers[t] {
+                here[v as usize] = var;
+            }
+            for &(v, var) in &layers[t + 1] {
+                there[v as usize] = var;
+            }
+            for &(v, var) in &layers[t] {
+                clause.clear();
+                clause.push(-var);
+                clause.extend(
+                    self.options
+                        .of(v)
+                        .iter()
+                        .map(|&u| there[u as usize])
+                        .filter(|&x| x != 0),
+                );
+                solver.add_clause(clause.iter().copied());
+            }
+            for &(u, var) in &layers[t + 1] {
+                clause.clear();
+                clause.push(-var);
+                clause.extend(
+                    self.options
+                        .of(u)
+                        .iter()
+                        .map(|&v| here[v as usize])
+                        .filter(|&x| x != 0),
+                );
+                solver.add_clause(clause.iter().copied());
+            }
+            for &(v, _) in &layers[t] {
+                here[v as usize] = 0;
+            }
+            for &(v, _) in &layers[t + 1] {
+                there[v as usize] = 0;
+            }
+        }
+        // The unary count of the extra steps.
+        let goal = instance.goals[a].index() as u32;
+        let mut count: Vec<i32> = Vec::with_capacity(self.reach as usize);
+        for k in 1..=self.reach as usize {
+            let t = distance + k - 1;
+            self.last_var += 1;
+            let e = self.last_var;
+            if let Some(at_goal) = var(&layers[t], goal) {
+                solver.add_clause([at_goal, e]);
+            }
+            if let Some(&before) = count.last() {
+                solver.add_clause([-e, before]);
+            }
+            count.push(e);
+        }
+        // Away from the goal at t on v: at least t + dist(v, goal) - d_a extra steps.
+        for (t, layer) in layers.iter().enumerate() {
+            for &(v, x) in layer {
+                let extra = (t + to_goal[v as usize] as usize).saturating_sub(distance);
+                if v != goal && extra > 0 {
+                    if let Some(&e) = count.get(extra - 1) {
+                        solver.add_clause([-x, e]);
+                    }
+                }
+            }
+        }
+        self.agents.push(a);
+        self.counts.push(count);
+        self.layers.push(layers);
+    }
+
+    /// Decides whether the agents encoded have a plan with at most `delta` extra steps,
+    /// reading paths and adding swap clauses until a model has no swap: their paths in
+    /// the order of [`Session::agents`], each of `max d_a + delta + 1` cells (d over all
+    /// the instance's agents). Past the reach, the session is built again with `delta`
+    /// as its reach (what it learnt is lost).
     ///
     /// # Complexity
     /// One incremental SAT call per round of swap clauses.
     pub fn decide(&mut self, instance: &Instance<'_>, delta: u32) -> Decision {
         if delta > self.reach {
-            *self = Session::new(instance, delta, self.deadline);
+            let agents = std::mem::take(&mut self.agents);
+            *self = Session::new(instance, &agents, delta, self.deadline);
         }
         let assumption = self.excess.get(delta as usize).map(|&over| -over);
         loop {
@@ -302,7 +385,7 @@ impl Session {
     /// goal variables are all true (module documentation).
     fn paths(&self, instance: &Instance<'_>) -> Vec<Vec<u32>> {
         let mut paths = Vec::with_capacity(self.layers.len());
-        for (a, agent) in self.layers.iter().enumerate() {
+        for (&a, agent) in self.agents.iter().zip(&self.layers) {
             let goal = instance.goals[a].index() as u32;
             let mut arrival = self.horizon;
             while arrival > 0 && self.is_true(&agent[arrival - 1], goal) {
@@ -446,8 +529,8 @@ pub struct TooLarge {
 }
 
 /// The SAT decisions of successive budgets: with `incremental`, a [`Session`] is kept
-/// for the agents it encodes and decides the next budgets while they are the same
-/// agents and within its reach; otherwise each decision has a fresh session of reach
+/// and decides the next budgets while they are within its reach, the agents that join
+/// the core being added to it; otherwise each decision has a fresh session of reach
 /// Delta.
 ///
 /// A new session for Delta reaches Delta + Delta / 2 + 1: a wider reach makes a larger
@@ -460,8 +543,7 @@ pub struct TooLarge {
 pub struct Sessions {
     incremental: bool,
     deadline: Deadline,
-    /// The session kept, and the agents (of the whole instance) it encodes.
-    kept: Option<(Vec<usize>, Session)>,
+    kept: Option<Session>,
 }
 
 impl Sessions {
@@ -474,16 +556,17 @@ impl Sessions {
         }
     }
 
-    /// Decides whether `instance` (the agents `agents` of the whole instance, in order)
-    /// has a plan with at most `delta` extra steps, building no encoding of more than
-    /// `max_variables` variables.
+    /// Decides whether the agents `agents` of `instance` (distinct) have a plan with at
+    /// most `delta` extra steps, building no encoding of more than `max_variables`
+    /// variables: their paths in the order of `agents`.
     ///
     /// # Errors
     /// [`TooLarge`] when even the encoding of reach `delta` would pass `max_variables`.
     ///
     /// # Complexity
-    /// O(K x C) to count the variables, then as [`Session::decide`] (and [`Session::new`]
-    /// when no kept session fits).
+    /// O(K x C) to count the variables, then as [`Session::decide`] (and
+    /// [`Session::new`] or [`Session::add`] when the kept session lacks the reach or
+    /// some agents).
     pub fn decide(
         &mut self,
         instance: &Instance<'_>,
@@ -491,32 +574,62 @@ impl Sessions {
         delta: u32,
         max_variables: u64,
     ) -> Result<Decision, TooLarge> {
-        if self.incremental {
-            if let Some((kept, session)) = &mut self.kept {
-                if kept == agents && session.reach() >= delta {
-                    return Ok(session.decide(instance, delta));
+        let kept = self.kept.take().filter(|session| {
+            self.incremental
+                && session.reach() >= delta
+                && session.agents().iter().all(|a| agents.contains(a))
+        });
+        let session = match kept {
+            Some(mut session) => {
+                let new: Vec<usize> = agents
+                    .iter()
+                    .copied()
+                    .filter(|a| !session.agents().contains(a))
+                    .collect();
+                let variables = count_variables(instance, &new, session.reach());
+                if session.variables().saturating_add(variables) <= max_variables {
+                    session.add(instance, &new);
+                    Some(session)
+                } else {
+                    None
                 }
             }
-        }
-        // Freed before the next one is built.
-        self.kept = None;
-        let mut reach = delta;
-        if self.incremental {
-            let wide = delta.saturating_add(delta / 2 + 1);
-            if count_variables(instance, wide) <= max_variables {
-                reach = wide;
+            None => None,
+        };
+        let mut session = match session {
+            Some(session) => session,
+            None => {
+                let mut reach = delta;
+                if self.incremental {
+                    let wide = delta.saturating_add(delta / 2 + 1);
+                    if count_variables(instance, agents, wide) <= max_variables {
+                        reach = wide;
+                    }
+                }
+                if reach == delta {
+                    let variables = count_variables(instance, agents, delta);
+                    if variables > max_variables {
+                        return Err(TooLarge { variables });
+                    }
+                }
+                Session::new(instance, agents, reach, self.deadline)
             }
-        }
-        if reach == delta {
-            let variables = count_variables(instance, delta);
-            if variables > max_variables {
-                return Err(TooLarge { variables });
+        };
+        let decision = match session.decide(instance, delta) {
+            Decision::Plan(paths) => {
+                // The session's order to the caller's.
+                let mut ordered = vec![Vec::new(); agents.len()];
+                for (a, path) in session.agents().iter().zip(paths) {
+                    if let Some(i) = agents.iter().position(|b| b == a) {
+                        ordered[i] = path;
+                    }
+                }
+                Decision::Plan(ordered)
             }
-        }
-        let mut session = Session::new(instance, reach, self.deadline);
-        let decision = session.decide(instance, delta);
+            other => other,
+        };
         if self.incremental {
-            self.kept = Some((agents.to_vec(), session));
+            self.kept = Some(session);
         }
         Ok(decision)
     }
