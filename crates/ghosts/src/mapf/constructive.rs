@@ -116,10 +116,25 @@ pub fn plan_at_until(
 ///
 /// # Complexity
 /// As one attempt of [`plan_at`].
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 pub fn plan_around(
     instance: &Instance<'_>,
     horizon: u32,
     fixed: &[Option<Vec<u32>>],
+) -> Result<Vec<Vec<u32>>, Vec<usize>> {
+    plan_around_until(instance, horizon, fixed, &mut || false)
+}
+
+/// [`plan_around`], asking `stop` before each agent's search: once it says so, the agents
+/// left count as having found no way.
+///
+/// # Complexity
+/// As [`plan_around`], or less when stopped.
+pub fn plan_around_until(
+    instance: &Instance<'_>,
+    horizon: u32,
+    fixed: &[Option<Vec<u32>>],
+    stop: &mut dyn FnMut() -> bool,
 ) -> Result<Vec<Vec<u32>>, Vec<usize>> {
     let mut planner = Planner::new(instance, horizon);
     let mut free: Vec<usize> = Vec::new();
@@ -130,7 +145,14 @@ pub fn plan_around(
         }
     }
     free.sort_by_key(|&a| std::cmp::Reverse(instance.distance(a, instance.starts[a])));
-    let failed: Vec<usize> = free.into_iter().filter(|&a| !planner.plan(a)).collect();
+    let mut stopped = false;
+    let failed: Vec<usize> = free
+        .into_iter()
+        .filter(|&a| {
+            stopped = stopped || stop();
+            stopped || !planner.plan(a)
+        })
+        .collect();
     if failed.is_empty() {
         Ok(planner.paths)
     } else {

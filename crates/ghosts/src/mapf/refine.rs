@@ -77,8 +77,9 @@ pub fn decide_until(
     let mut in_core = vec![false; k];
     let mut fixed: Vec<Option<Vec<u32>>> = vec![None; k];
     let mut rounds = 0;
+    let mut stop = || deadline.0.is_some_and(|at| std::time::Instant::now() >= at);
     loop {
-        match constructive::plan_around(instance, horizon, &fixed) {
+        match constructive::plan_around_until(instance, horizon, &fixed, &mut stop) {
             Ok(paths) => {
                 let core_agents: Vec<usize> = (0..k).filter(|&a| in_core[a]).collect();
                 return Ok(Refined {
@@ -93,6 +94,15 @@ pub fn decide_until(
                     in_core[a] = true;
                 }
             }
+        }
+        if stop() {
+            let core_agents: Vec<usize> = (0..k).filter(|&a| in_core[a]).collect();
+            return Ok(Refined {
+                decision: Decision::Stopped,
+                core: core_agents.len(),
+                core_agents,
+                rounds,
+            });
         }
         let core: Vec<usize> = (0..k).filter(|&a| in_core[a]).collect();
         let starts: Vec<CellId> = core.iter().map(|&a| instance.starts[a]).collect();
