@@ -454,8 +454,7 @@ mod tests {
         let small = crowd(30, 10);
         let found = solve(&small, &options(1)).unwrap().map(|s| s.steps());
         assert!(found.is_some_and(|steps| steps >= 9 + 25), "{found:?}");
-        // In a room of 100 x 40 prioritized planning (one agent's search of up to map x
-        // horizon pairs, 64 bytes each) does not.
+        // In a room of 100 x 40 the distances and prioritized planning do not.
         assert!(matches!(
             solve(&crowd(100, 40), &options(1)),
             Err(SolveError::Memory { budget_mib: 1, .. })

@@ -1,6 +1,6 @@
 //! Prioritized planning at a fixed horizon: agents one after another, each by a
-//! space-time A* over (cell, time) that avoids the cells and moves of the agents planned
-//! before it, all of them at their goals at time T.
+//! space-time search that avoids the cells and moves of the agents planned before it, all
+//! of them at their goals at time T.
 //!
 //! Why this method: it is fast (one directed search per agent) and, at T = the lower
 //! bound (the largest single-agent distance), a plan it finds is optimal at once, which is
@@ -10,22 +10,27 @@
 //! Because every agent's plan has exactly T steps and ends at its goal, reservations up to
 //! T are the whole story: nobody moves after T.
 //!
-//! Why A* over sparse reservations: on a large map with slack (Paris_1_256, 200 agents,
-//! T = 445: 47 000 cells, 21 million (cell, time) pairs), a breadth-first search over
-//! every pair each agent could still use, and a table of map x horizon, took 33 CPU s
-//! (97 % of it in those searches, measured with `perf`); the agent's own path is a few
-//! hundred pairs. The A* orders (cell, time) by t + distance home (every step, a wait
-//! too, costs one: the time is the cost so far, so the first time a pair is reached is
-//! final), ties to the later time, and so walks straight home where nobody is in the
-//! way. The reservations are kept per cell as the sorted times an agent is there before
-//! it stays home for good, plus the one agent that stays on it from some time on: memory
-//! follows the paths, not map x horizon.
+//! Why safe intervals over sparse reservations: on a large map with slack (Paris_1_256,
+//! 200 agents, T = 445: 47 000 cells, 21 million (cell, time) pairs), a breadth-first
+//! search over every pair each agent could still use, and a table of map x horizon, took
+//! 33 CPU s (97 % of it in those searches, measured with `perf`); the agent's own path is
+//! a few hundred pairs. An A* over (cell, time) pairs fixed that on open ground, but
+//! where an agent must wait or go round (lak303d, 1000 agents) it still reached a median
+//! of 6 500 and up to 750 000 pairs per agent (30 CPU s): every time shift of every cell
+//! of a detour is a pair. So the search is SIPP (Phillips and Likhachev, ICRA 2011): a
+//! state is a cell and one of its *safe intervals* (the times between two visits of
+//! planned agents), entered at the earliest time found, waits implicit; the states are
+//! ordered by t + distance home (and not home before the last time another agent passes
+//! there), ties to the later time, so the agent walks straight home where nobody is in
+//! the way. The reservations are kept per cell as the sorted times an agent is there
+//! before it stays home for good, plus the one agent that stays on it from some time on:
+//! memory follows the paths, not map x horizon.
 //!
 //! # Complexity
-//! Per agent O(N log N) for the N pairs the search reaches (at most (T + 1) x C, and at
-//! most [`SEARCH_NODES`]: past that the agent counts as having no way); the pairs
-//! reached are about the path's length on open ground. Memory: O(K x T) for the paths and
-//! reservations, O(C) per cell lists, O(N) for one search.
+//! Per agent O(N (log N + log R)) for the N states the search reaches (cells x their
+//! safe intervals, and at most [`SEARCH_NODES`]: past that the agent counts as having no
+//! way) and R reservations a cell; on open ground N is about the path's length. Memory:
+//! O(K x T) for the paths and reservations, O(C) per cell lists, O(N) for one search.
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
@@ -36,15 +41,16 @@ use grid_core::{CellId, Grid};
 use super::Instance;
 use crate::moves::Options;
 
-/// The most (cell, time) pairs one agent's search reaches before it gives up: a bound on
-/// its memory (about [`BYTES_PER_NODE`] each) and time. An agent that gives up counts as
-/// having no way, which prioritized planning may say anyway (it proves nothing).
-pub const SEARCH_NODES: usize = 1 << 21;
+/// The most states one agent's search reaches before it gives up: a bound on its memory
+/// (about [`BYTES_PER_NODE`] each) and time. An agent that gives up counts as having no
+/// way, which prioritized planning may say anyway (it proves nothing).
+pub const SEARCH_NODES: usize = 1 << 20;
 
-/// Bytes of one search node, at most: its parent entry in the hash map (16 bytes and a
-/// control byte, in a table up to twice as large as its entries) and its heap entry (12
-/// bytes, in a vector up to twice as large): 58.
-const BYTES_PER_NODE: u64 = 64;
+/// Bytes of one search state, at most: its record (12 bytes, in a vector up to twice as
+/// large), its index entry (16 bytes and a control byte, in a table up to 2.3 times as
+/// large as its entries) and its queue entries (16 bytes, in a vector up to twice as
+/// large, once more when it is entered earlier later): 95.
+const BYTES_PER_NODE: u64 = 96;
 
 /// Plans for every agent at horizon `horizon`, trying `attempts` priority orders (the
 /// first: longest distance first; then the agents that failed moved to the front, with
@@ -52,7 +58,22 @@ const BYTES_PER_NODE: u64 = 64;
 ///
 /// # Complexity
 /// See the module documentation, times `attempts`.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 pub fn plan_at(instance: &Instance<'_>, horizon: u32, attempts: usize) -> Option<Vec<Vec<u32>>> {
+    plan_at_until(instance, horizon, attempts, &mut || false)
+}
+
+/// [`plan_at`], giving up (`None`) when `stop` says so: it is asked before each agent's
+/// search (one search is at most [`SEARCH_NODES`] states).
+///
+/// # Complexity
+/// As [`plan_at`], or less when stopped.
+pub fn plan_at_until(
+    instance: &Instance<'_>,
+    horizon: u32,
+    attempts: usize,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<Vec<Vec<u32>>> {
     let k = instance.starts.len();
     let mut order: Vec<usize> = (0..k).collect();
     order.sort_by_key(|&a| std::cmp::Reverse(instance.distance(a, instance.starts[a])));
@@ -60,7 +81,15 @@ pub fn plan_at(instance: &Instance<'_>, horizon: u32, attempts: usize) -> Option
     let mut rng = Noise(0x5EED_0F91_A4C3_2D17);
     for _ in 0..attempts.max(1) {
         planner.clear();
-        match order.iter().position(|&a| !planner.plan(a)) {
+        let mut stopped = false;
+        let failed = order.iter().position(|&a| {
+            stopped = stop();
+            stopped || !planner.plan(a)
+        });
+        if stopped {
+            return None;
+        }
+        match failed {
             None => return Some(planner.paths),
             Some(rank) => {
                 // The agent that found no way goes first next time; the rest keep their
@@ -162,6 +191,43 @@ impl Reservations {
         self.visits[cell as usize].last().map_or(0, |&(t, _)| t + 1)
     }
 
+    /// The last time an agent on `cell` at `time` (a free time) may stay there: the step
+    /// before the next one to come, or [`u32::MAX`] when nobody comes.
+    fn safe_until(&self, cell: u32, time: u32) -> u32 {
+        let visits = &self.visits[cell as usize];
+        let next = visits.partition_point(|&(t, _)| t <= time);
+        let mut until = visits.get(next).map_or(u32::MAX, |&(t, _)| t - 1);
+        if let Some(stay) = self.stays[cell as usize] {
+            until = until.min(stay.from.saturating_sub(1));
+        }
+        until
+    }
+
+    /// Into `out`: the safe intervals (first, last free time: nobody on `cell` between)
+    /// of `cell` that meet the times `first..=last`, in order, each with its own first
+    /// time (which names it), not cut to the range.
+    fn safe_intervals(&self, cell: u32, first: u32, last: u32, out: &mut Vec<(u32, u32)>) {
+        out.clear();
+        let visits = &self.visits[cell as usize];
+        let stay_from = self.stays[cell as usize].map_or(u32::MAX, |stay| stay.from);
+        let mut k = visits.partition_point(|&(t, _)| t < first);
+        let mut from = if k == 0 { 0 } else { visits[k - 1].0 + 1 };
+        while from <= last && from < stay_from {
+            let to = visits
+                .get(k)
+                .map_or(u32::MAX, |&(t, _)| t - 1)
+                .min(stay_from - 1);
+            if from <= to && to >= first {
+                out.push((from, to));
+            }
+            match visits.get(k) {
+                Some(&(t, _)) => from = t + 1,
+                None => break,
+            }
+            k += 1;
+        }
+    }
+
     /// Adds agent `agent`'s `path` (its cell at 0..=T).
     fn add(&mut self, agent: u32, path: &[u32]) {
         let Some(&last) = path.last() else {
@@ -190,14 +256,16 @@ impl Reservations {
     }
 }
 
-/// A (cell, time) pair waiting in the search's queue: the least `t + distance home`
-/// first, then the latest time (deepest first, straight home on open ground), then the
-/// lowest cell number (so that runs repeat).
+/// A state waiting in the search's queue (a cell entered at a time, within one of its
+/// safe intervals): the least `t + distance home` first, then the latest time (deepest
+/// first, straight home on open ground), then the lowest cell number (so that runs
+/// repeat).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Node {
     estimate: u32,
     time: u32,
     cell: u32,
+    state: u32,
 }
 
 impl Ord for Node {
@@ -208,6 +276,7 @@ impl Ord for Node {
             .cmp(&self.estimate)
             .then(self.time.cmp(&other.time))
             .then(other.cell.cmp(&self.cell))
+            .then(other.state.cmp(&self.state))
     }
 }
 
@@ -217,8 +286,17 @@ impl PartialOrd for Node {
     }
 }
 
-/// A multiplicative hash for the search's keys (time x C + cell): plain integers, so the
-/// default SipHash's protection against chosen keys buys nothing here.
+/// A reached state: a cell within one of its safe intervals, the earliest time found to
+/// enter it, and the state it was entered from (waiting there until the step before).
+#[derive(Debug, Clone, Copy)]
+struct State {
+    cell: u32,
+    time: u32,
+    parent: u32,
+}
+
+/// A multiplicative hash for the search's keys (interval start x C + cell): plain
+/// integers, so the default SipHash's protection against chosen keys buys nothing here.
 #[derive(Default)]
 struct KeyHasher(u64);
 
@@ -238,15 +316,19 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// One space-time search per agent over shared reservations.
+/// One search per agent over shared reservations.
 struct Planner<'i, 'a> {
     instance: &'i Instance<'a>,
     options: Options,
     horizon: u32,
     reservations: Reservations,
-    /// The search's reached pairs (key time x C + cell) and the cell each came from.
-    parent: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    /// The search's states, and by key (interval start x C + cell) the one of each safe
+    /// interval.
+    states: Vec<State>,
+    index: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     queue: BinaryHeap<Node>,
+    /// Scratch: the safe intervals of one cell.
+    intervals: Vec<(u32, u32)>,
     /// Every agent's path so far (empty: not planned).
     paths: Vec<Vec<u32>>,
 }
@@ -259,8 +341,10 @@ impl<'i, 'a> Planner<'i, 'a> {
             options: Options::new(instance.grid),
             horizon,
             reservations: Reservations::new(cells),
-            parent: HashMap::default(),
+            states: Vec::new(),
+            index: HashMap::default(),
             queue: BinaryHeap::new(),
+            intervals: Vec::new(),
             paths: vec![Vec::new(); instance.starts.len()],
         }
     }
@@ -281,7 +365,8 @@ impl<'i, 'a> Planner<'i, 'a> {
     /// none (or its search passed [`SEARCH_NODES`]).
     fn plan(&mut self, a: usize) -> bool {
         let path = self.search(a);
-        self.parent.clear();
+        self.states.clear();
+        self.index.clear();
         self.queue.clear();
         match path {
             Some(path) => {
@@ -292,70 +377,123 @@ impl<'i, 'a> Planner<'i, 'a> {
         }
     }
 
-    /// The space-time A* of the module documentation for agent `a`.
+    /// The search of the module documentation for agent `a`.
     fn search(&mut self, a: usize) -> Option<Vec<u32>> {
         let horizon = self.horizon;
         let cells = self.instance.grid.cell_count() as u64;
         let goal = self.instance.goals[a].index() as u32;
         let start = self.instance.starts[a].index() as u32;
         let dist = self.instance.distances(a);
-        let key = |cell: u32, time: u32| u64::from(time) * cells + u64::from(cell);
+        let key = |cell: u32, from: u32| u64::from(from) * cells + u64::from(cell);
         if self.reservations.agent_at(start, 0).is_some() || dist[start as usize] > horizon {
             return None;
         }
         // The agent cannot stay home before the last time another one passes there: a
         // bound on its arrival that t + distance misses, and without which the search
-        // would fill every pair of a lower estimate first.
+        // would fill every state of a lower estimate first.
         let home_free = self.reservations.free_after(goal);
-        self.parent.insert(key(start, 0), start);
+        self.index.insert(key(start, 0), 0);
+        self.states.push(State {
+            cell: start,
+            time: 0,
+            parent: 0,
+        });
         self.queue.push(Node {
             estimate: dist[start as usize].max(home_free),
             time: 0,
             cell: start,
+            state: 0,
         });
-        while let Some(Node { time, cell: v, .. }) = self.queue.pop() {
+        while let Some(Node {
+            time,
+            cell: v,
+            state,
+            ..
+        }) = self.queue.pop()
+        {
+            if self.states[state as usize].time < time {
+                continue; // entered earlier since: this entry is stale
+            }
             if v == goal && self.reservations.free_from(goal, time) {
-                let mut path = vec![goal; horizon as usize + 1];
-                let mut at = goal;
-                for t in (0..=time).rev() {
-                    path[t as usize] = at;
-                    at = self.parent[&key(at, t)];
-                }
-                return Some(path);
+                return Some(self.path(state, horizon));
             }
-            if time == horizon {
-                continue;
-            }
-            let next = time + 1;
+            // The agent may wait on v until `last` (the step before someone comes).
+            let last = self.reservations.safe_until(v, time).min(horizon);
             for &u in self.options.of(v) {
-                let estimate = next.saturating_add(dist[u as usize]);
-                if estimate > horizon || self.parent.contains_key(&key(u, next)) {
+                if u == v {
                     continue;
                 }
-                let estimate = estimate.max(home_free);
-                if self.reservations.agent_at(u, next).is_some() {
+                let (first, window_end) = (time + 1, last.saturating_add(1).min(horizon));
+                if first > window_end {
                     continue;
                 }
-                // No swap with a planned agent: whoever is on u at t must not be on v
-                // at t + 1.
-                if u != v {
-                    let other = self.reservations.agent_at(u, time);
-                    if other.is_some() && self.reservations.agent_at(v, next) == other {
+                self.reservations
+                    .safe_intervals(u, first, window_end, &mut self.intervals);
+                for i in 0..self.intervals.len() {
+                    let (from, to) = self.intervals[i];
+                    let mut enter = first.max(from);
+                    let end = to.min(window_end);
+                    // No swap with a planned agent: whoever is on u just before must not
+                    // be on v when we enter u; else wait one more step on v.
+                    while enter <= end && {
+                        let other = self.reservations.agent_at(u, enter - 1);
+                        other.is_some() && self.reservations.agent_at(v, enter) == other
+                    } {
+                        enter += 1;
+                    }
+                    if enter > end {
                         continue;
                     }
+                    let estimate = enter.saturating_add(dist[u as usize]);
+                    if estimate > horizon {
+                        break; // later intervals enter later still
+                    }
+                    let at = key(u, from);
+                    let next = match self.index.get(&at) {
+                        Some(&known) if self.states[known as usize].time <= enter => continue,
+                        Some(&known) => {
+                            self.states[known as usize].time = enter;
+                            self.states[known as usize].parent = state;
+                            known
+                        }
+                        None => {
+                            if self.states.len() >= SEARCH_NODES {
+                                return None;
+                            }
+                            let next = self.states.len() as u32;
+                            self.states.push(State {
+                                cell: u,
+                                time: enter,
+                                parent: state,
+                            });
+                            self.index.insert(at, next);
+                            next
+                        }
+                    };
+                    self.queue.push(Node {
+                        estimate: estimate.max(home_free),
+                        time: enter,
+                        cell: u,
+                        state: next,
+                    });
                 }
-                if self.parent.len() >= SEARCH_NODES {
-                    return None;
-                }
-                self.parent.insert(key(u, next), v);
-                self.queue.push(Node {
-                    estimate,
-                    time: next,
-                    cell: u,
-                });
             }
         }
         None
+    }
+
+    /// The path that ends by entering the state `last` (then staying to `horizon`).
+    fn path(&self, last: u32, horizon: u32) -> Vec<u32> {
+        let mut state = self.states[last as usize];
+        let mut path = vec![state.cell; horizon as usize + 1];
+        while state.time > 0 {
+            let parent = self.states[state.parent as usize];
+            for t in parent.time..state.time {
+                path[t as usize] = parent.cell;
+            }
+            state = parent;
+        }
+        path
     }
 }
 
@@ -368,13 +506,14 @@ pub fn to_placements(paths: &[Vec<u32>], horizon: u32) -> Vec<Vec<CellId>> {
 
 /// Memory [`plan_at`] needs at `horizon` on `grid`, in bytes: the move table and the
 /// per-cell reservation lists, the paths and their reservations, and one search of at
-/// most [`SEARCH_NODES`] pairs (fewer when map x horizon is smaller).
+/// most [`SEARCH_NODES`] states (fewer when the cells and their visits are fewer: a
+/// state is a cell and one of its safe intervals).
 pub fn memory_need(grid: &Grid, horizon: u32, agents: usize) -> u64 {
     let cells = grid.cell_count() as u64;
-    let pairs = (u64::from(horizon) + 1) * cells;
-    cells * (24 + 24 + 12)
-        + agents as u64 * (u64::from(horizon) + 1) * (4 + 8)
-        + pairs.min(SEARCH_NODES as u64) * BYTES_PER_NODE
+    let visits = agents as u64 * (u64::from(horizon) + 1);
+    // A cell has one safe interval more than the visits it holds.
+    let states = cells + visits;
+    cells * (24 + 24 + 12) + visits * (4 + 8) + states.min(SEARCH_NODES as u64) * BYTES_PER_NODE
 }
 
 /// A xorshift generator for the order noise (grid-core's seeded generator is a test and

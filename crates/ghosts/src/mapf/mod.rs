@@ -289,6 +289,16 @@ pub enum Event {
         /// The proven lower bound.
         lower_bound: u64,
     },
+    /// Prioritized planning at one horizon after the proof stopped over the memory budget
+    /// (with a time limit): a shorter plan than the best known, not a proof.
+    Improving {
+        /// The horizon T.
+        horizon: u32,
+        /// Whether it found a plan of makespan T.
+        found: bool,
+        /// Wall seconds it took.
+        seconds: f64,
+    },
     /// The SAT decision on every agent at one horizon.
     Sat {
         /// The horizon T.
@@ -384,6 +394,15 @@ impl std::fmt::Display for Event {
             Event::Unproven { cost, lower_bound } => write!(
                 f,
                 "stopped by a limit: the best plan {cost}, the lower bound {lower_bound}"
+            ),
+            Event::Improving {
+                horizon,
+                found,
+                seconds,
+            } => write!(
+                f,
+                "a shorter plan by planning at T = {horizon}: {} ({seconds:.3} s)",
+                verdict(*found)
             ),
             Event::Sat {
                 horizon,
@@ -853,19 +872,25 @@ impl<'a, 't> Driver<'a, 't> {
             incumbent.as_ref(),
             &mut proven_below,
         );
-        match (proof, incumbent) {
-            (Err(Unanswered::Time { .. } | Unanswered::OverBudget { .. }), Some(best)) => {
-                (self.trace)(&Event::Unproven {
-                    cost: best.steps.map_or(0, u64::from),
-                    lower_bound: u64::from(proven_below),
-                });
-                Ok(Answer {
-                    found: best,
-                    unproven_bound: Some(proven_below),
-                })
-            }
-            (proof, _) => proof.map(Answer::proven),
-        }
+        let stopped = match proof {
+            Err(stopped @ (Unanswered::Time { .. } | Unanswered::OverBudget { .. })) => stopped,
+            proof => return proof.map(Answer::proven),
+        };
+        let best = match stopped {
+            Unanswered::OverBudget { .. } => self.improve(proven_below, incumbent),
+            _ => incumbent,
+        };
+        let Some(best) = best else {
+            return Err(stopped);
+        };
+        (self.trace)(&Event::Unproven {
+            cost: best.steps.map_or(0, u64::from),
+            lower_bound: u64::from(proven_below),
+        });
+        Ok(Answer {
+            found: best,
+            unproven_bound: Some(proven_below),
+        })
     }
 
     /// Step: LaCAM* for the first plans, within min([`FIRST_PLAN_SECONDS`], the time
@@ -1044,13 +1069,118 @@ impl<'a, 't> Driver<'a, 't> {
             )));
         }
         let clock = Instant::now();
-        let paths = constructive::plan_at(instance, horizon, PLANNING_ATTEMPTS);
+        let mut stop = self.wall_stop();
+        let paths = constructive::plan_at_until(instance, horizon, PLANNING_ATTEMPTS, &mut stop);
         (self.trace)(&Event::Planning {
             horizon,
             found: paths.is_some(),
             seconds: clock.elapsed().as_secs_f64(),
         });
         Ok(paths)
+    }
+
+    /// What a step under way asks to know whether the time limit has passed: the wall
+    /// clock against the limit (never with [`Stopwatch::Counted`], which stops between
+    /// steps only, nor without a limit).
+    fn wall_stop(&self) -> impl FnMut() -> bool + use<> {
+        let deadline = match self.stopwatch {
+            Stopwatch::Wall(Some(limit)) => self.started.checked_add(limit),
+            _ => None,
+        };
+        move || deadline.is_some_and(|deadline| Instant::now() > deadline)
+    }
+
+    /// Step, when the proof stopped over the memory budget and a time limit leaves time:
+    /// shorter plans than `best` (or a first one) by prioritized planning at horizons
+    /// between the proven bound `lower`, where planning failed, and the best makespan,
+    /// halving the gap each time (without a plan: 25 % more each time, up to 64 more than
+    /// 4 x `lower`), until the time limit. Without a limit, `best` as it is: every answer
+    /// is then a proof or an error.
+    fn improve(&mut self, lower: u32, mut best: Option<Found>) -> Option<Found> {
+        if !matches!(self.stopwatch, Stopwatch::Wall(Some(_))) {
+            return best;
+        }
+        let Agents {
+            grid,
+            starts,
+            goals,
+            ..
+        } = self.agents;
+        let k = starts.len();
+        let instance = Instance::new(grid, starts, goals);
+        let room = self.room((k as u64).saturating_mul(grid.cell_count() as u64 * 4));
+        let mut stop = self.wall_stop();
+        let mut failed = lower;
+        let (mut probes, mut planned) = (0, false);
+        loop {
+            let horizon = match best.as_ref().and_then(|best| best.steps) {
+                Some(steps) if steps <= failed.saturating_add(1) => break,
+                Some(steps) => failed + (steps - failed) / 2,
+                None if failed > lower.saturating_mul(4).saturating_add(64) => break,
+                None => failed.saturating_add((failed / 4).max(1)),
+            };
+            // Two failures in a row with no plan at all: planning is stuck on something
+            // a longer horizon does not free (agents parked in doorways, measured on
+            // room-64-64-16 with 1000 agents), and LaCAM* gets the time instead.
+            if stop()
+                || constructive::memory_need(grid, horizon, k) > room
+                || (!planned && probes >= 2)
+            {
+                break;
+            }
+            probes += 1;
+            let clock = Instant::now();
+            let paths =
+                constructive::plan_at_until(&instance, horizon, PLANNING_ATTEMPTS, &mut stop);
+            (self.trace)(&Event::Improving {
+                horizon,
+                found: paths.is_some(),
+                seconds: clock.elapsed().as_secs_f64(),
+            });
+            match paths {
+                Some(paths) => {
+                    planned = true;
+                    best = Some(self.found(horizon, &paths));
+                }
+                None => failed = horizon,
+            }
+        }
+        drop(instance);
+        if planned || stop() {
+            return best;
+        }
+        let clock = Instant::now();
+        let mut budget = lacam::Budget {
+            memory_bytes: self.limits.budget_mib.saturating_mul(MIB) / FIRST_PLAN_MEMORY_SHARE,
+            stop: &mut stop,
+            enough: lower,
+            seed: FIRST_PLAN_SEED + 1,
+        };
+        let outcome = lacam::plan(grid, starts, goals, &mut budget);
+        (self.trace)(&Event::FirstPlan {
+            steps: outcome.makespan(),
+            exhausted: outcome.end == lacam::End::Exhausted,
+            nodes: outcome.nodes,
+            seconds: clock.elapsed().as_secs_f64(),
+        });
+        match (outcome.makespan(), outcome.configurations) {
+            (Some(steps), Some(configurations))
+                if best
+                    .as_ref()
+                    .and_then(|best| best.steps)
+                    .is_none_or(|known| steps < known) =>
+            {
+                Some(Found {
+                    steps: Some(steps),
+                    plan: match self.want {
+                        Want::Plan => Some(configurations.into_iter().skip(1).collect()),
+                        Want::Steps => None,
+                    },
+                    expanded: 0,
+                })
+            }
+            _ => best,
+        }
     }
 
     /// Step: the SAT decision at `horizon` on a growing core of agents; when a small core

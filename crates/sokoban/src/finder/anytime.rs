@@ -2,8 +2,9 @@
 //! a share of the time, then the exact search; the exact answer when it comes, else the
 //! finder's solution, marked unproven with the proven lower bound: the exact search's (the
 //! largest first key of `f` it took from its queue), or the start's matching when that is
-//! higher. When the finder found nothing in its share, the exact search stops at
-//! [`EXACT_END_UNSOLVED`] of the limit and the finder has the rest ([`last_chance`]).
+//! higher. When the finder found nothing in its share, the exact search stops after
+//! [`EXACT_UNSOLVED_SECONDS`] (or at [`EXACT_END_UNSOLVED`] of a short limit) and the
+//! finder has the rest ([`last_chance`]).
 //!
 //! Why this order: on a level the exact search proves, the finder mostly answers in a
 //! fraction of a second and takes little of its time; on a level it cannot prove, the
@@ -48,17 +49,17 @@ pub(crate) fn solve(level: &Level, options: &Options) -> Result<Option<Solution>
             Err(()) => None,
         }
     };
-    // Without a solution the exact search stops at EXACT_END_UNSOLVED of the limit, and
-    // the finder has the rest.
-    let exact_end = if found.is_some() {
-        1.0
-    } else {
-        EXACT_END_UNSOLVED
+    // Without a solution the exact search stops early, and the finder has the rest.
+    let time_limit = match (options.time_limit, &found) {
+        (Some(limit), None) => Some(
+            limit
+                .mul_f64(EXACT_END_UNSOLVED)
+                .min(started.elapsed() + Duration::from_secs_f64(EXACT_UNSOLVED_SECONDS)),
+        ),
+        (limit, _) => limit,
     };
     let exact = Options {
-        time_limit: options
-            .time_limit
-            .map(|t| t.mul_f64(exact_end).saturating_sub(started.elapsed())),
+        time_limit: time_limit.map(|t| t.saturating_sub(started.elapsed())),
         ..options.clone()
     };
     let (answer, stats) = crate::search::solve_counting(level, &exact);
@@ -82,24 +83,42 @@ pub(crate) fn solve(level: &Level, options: &Options) -> Result<Option<Solution>
 }
 
 /// Where the exact search stops, as a share of `--time-limit`, when the finder found
-/// nothing in its share: the finder then has the rest ([`last_chance`]), another way
-/// through the states. Why not earlier: Microban 139, which no finder run solves in
-/// 2 s, takes the exact search 7 s of a 10 s limit.
+/// nothing in its share: the finder then has the rest ([`last_chance`]). Why not earlier:
+/// Microban 139, which no finder run solves in 2 s, takes the exact search 7 to 10 CPU s.
 const EXACT_END_UNSOLVED: f64 = 0.9;
 
-/// The finder again, after the exact search gave up, until `--time-limit`: [`LAST_CHANCE`],
-/// a fourth way through the states.
+/// The most seconds the exact search gets when the finder found nothing in its share.
+/// Why a cap: a proof that comes at all mostly comes within seconds (the exact search's
+/// memory grows with its time, and past a few seconds it meets the memory bound or
+/// the limit); the finder, given the time instead, solves more (see docs/sokoban.md).
+const EXACT_UNSOLVED_SECONDS: f64 = 10.0;
+
+/// The finder again, after the exact search gave up, until `--time-limit`: the ways of
+/// [`LAST_CHANCE`] in turn, each an equal part of the time left.
 fn last_chance(level: &Level, options: &Options, started: Instant) -> Result<Option<String>, Halt> {
     let Some(limit) = options.time_limit else {
         return Err(Halt::Stopped);
     };
-    let finder_options = FinderOptions {
-        memory_bytes: options.memory_mib.saturating_mul(MIB),
-        ..run(LAST_CHANCE)
-    };
-    find(level, &finder_options, &mut || {
-        options.interrupted() || started.elapsed() >= limit
-    })
+    let begun = started.elapsed();
+    let part = limit.saturating_sub(begun) / LAST_CHANCE.len() as u32;
+    let mut halt = Halt::Stopped;
+    for (i, way) in LAST_CHANCE.into_iter().enumerate() {
+        let end = begun + part * (i as u32 + 1);
+        let finder_options = FinderOptions {
+            memory_bytes: options.memory_mib.saturating_mul(MIB),
+            ..run(way)
+        };
+        match find(level, &finder_options, &mut || {
+            options.interrupted() || started.elapsed() >= end
+        }) {
+            Ok(answer) => return Ok(answer),
+            Err(h) => halt = h,
+        }
+        if options.interrupted() {
+            break;
+        }
+    }
+    Err(halt)
 }
 
 /// The finder's runs, one after the other until one answers: see [`PORTFOLIO`]. `Ok(None)`:
@@ -141,6 +160,9 @@ fn portfolio(level: &Level, options: &Options, started: Instant) -> Result<Optio
 #[derive(Debug, Clone, Copy)]
 struct Way {
     guide: Guide,
+    /// The pushes so far weigh 1 against the guide's 3 (weighted A*), rather than 0
+    /// (greedy).
+    weighted: bool,
     features: bool,
     corral_deadlocks: bool,
 }
@@ -149,6 +171,8 @@ struct Way {
 fn run(way: Way) -> FinderOptions {
     FinderOptions {
         guide: way.guide,
+        g_weight: u32::from(way.weighted),
+        h_weight: if way.weighted { 3 } else { 1 },
         packing: way.features,
         regions: way.features,
         cycling: way.features,
@@ -168,6 +192,7 @@ const PORTFOLIO: [(f64, Way); 3] = [
     (
         0.25,
         Way {
+            weighted: false,
             guide: Guide::Nearest,
             features: false,
             corral_deadlocks: false,
@@ -176,6 +201,7 @@ const PORTFOLIO: [(f64, Way); 3] = [
     (
         0.375,
         Way {
+            weighted: false,
             guide: Guide::Matching,
             features: true,
             corral_deadlocks: true,
@@ -184,6 +210,7 @@ const PORTFOLIO: [(f64, Way); 3] = [
     (
         0.375,
         Way {
+            weighted: false,
             guide: Guide::Nearest,
             features: true,
             corral_deadlocks: false,
@@ -191,12 +218,19 @@ const PORTFOLIO: [(f64, Way); 3] = [
     ),
 ];
 
-/// The run of [`last_chance`].
-const LAST_CHANCE: Way = Way {
-    guide: Guide::Matching,
-    features: true,
-    corral_deadlocks: false,
-};
+/// The runs of [`last_chance`]: the portfolio's second and third with more time, and
+/// weighted A* on the matching with cycling but no corral deadlocks (XSokoban at 3 CPU s:
+/// 13 levels, 7 and 49 among them, with shorter solutions: 126 pushes on level 7).
+const LAST_CHANCE: [Way; 3] = [
+    PORTFOLIO[1].1,
+    PORTFOLIO[2].1,
+    Way {
+        guide: Guide::Matching,
+        weighted: true,
+        features: true,
+        corral_deadlocks: false,
+    },
+];
 
 /// A proven lower bound on the metric's first key from the start: the matching of boxes
 /// to goals on lone-box push distances (every solution pushes each box to its own goal;
