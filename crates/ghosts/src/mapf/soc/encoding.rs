@@ -109,6 +109,8 @@ pub struct Session {
     solver: Solver,
     /// The last variable made.
     last_var: i32,
+    /// Variables as [`count_variables`] counts them, over the agents encoded.
+    counted: u64,
     /// The largest distance of the instance's agents (of all of them, so that the
     /// horizon stays when agents are added).
     longest: usize,
@@ -139,6 +141,7 @@ impl Session {
         let mut session = Session {
             solver: solver_until(deadline),
             last_var: 0,
+            counted: 0,
             longest,
             reach,
             horizon: longest + reach as usize,
@@ -163,9 +166,12 @@ impl Session {
         &self.agents
     }
 
-    /// Variables made so far.
+    /// Variables of the agents encoded as [`count_variables`] counts them (the (cell,
+    /// time) pairs, the cost variables and a totalizer's outputs, not the auxiliary
+    /// variables of the at-most-one and totalizer clauses), the measure the memory budget
+    /// is given in.
     pub fn variables(&self) -> u64 {
-        self.last_var as u64
+        self.counted
     }
 
     fn fresh(&mut self) -> i32 {
@@ -338,6 +344,8 @@ impl Session {
                 }
             }
         }
+        let pairs: usize = layers.iter().map(Vec::len).sum();
+        self.counted += pairs as u64 + 2 * u64::from(self.reach) + 1;
         self.agents.push(a);
         self.counts.push(count);
         self.layers.push(layers);
