@@ -128,7 +128,7 @@ pub fn decide_until(instance: &Instance<'_>, horizon: u32, deadline: Deadline) -
 }
 
 /// The variables of one agent at one time: `(cell, variable)` sorted by cell.
-type Layer = Vec<(u32, i32)>;
+pub(crate) type Layer = Vec<(u32, i32)>;
 
 struct Encoding {
     solver: Solver,
@@ -184,47 +184,7 @@ impl Encoding {
                     solver.add_clause([var]);
                 }
             }
-            let mut clause: Vec<i32> = Vec::with_capacity(6);
-            for t in 0..t_max {
-                for &(v, var) in &agent_layers[t] {
-                    here[v as usize] = var;
-                }
-                for &(v, var) in &agent_layers[t + 1] {
-                    there[v as usize] = var;
-                }
-                // Forward: from v at t to one of its options at t + 1.
-                for &(v, var) in &agent_layers[t] {
-                    clause.clear();
-                    clause.push(-var);
-                    clause.extend(
-                        options
-                            .of(v)
-                            .iter()
-                            .map(|&u| there[u as usize])
-                            .filter(|&x| x != 0),
-                    );
-                    solver.add_clause(clause.iter().copied());
-                }
-                // Backward: on u at t + 1 only from one of its options at t.
-                for &(u, var) in &agent_layers[t + 1] {
-                    clause.clear();
-                    clause.push(-var);
-                    clause.extend(
-                        options
-                            .of(u)
-                            .iter()
-                            .map(|&v| here[v as usize])
-                            .filter(|&x| x != 0),
-                    );
-                    solver.add_clause(clause.iter().copied());
-                }
-                for &(v, _) in &agent_layers[t] {
-                    here[v as usize] = 0;
-                }
-                for &(v, _) in &agent_layers[t + 1] {
-                    there[v as usize] = 0;
-                }
-            }
+            movement_clauses(&mut solver, &options, &agent_layers, &mut here, &mut there);
             layers.push(agent_layers);
         }
         // Vertex conflicts, cell by cell and step by step.
@@ -323,6 +283,62 @@ impl Encoding {
             }
         }
         clauses
+    }
+}
+
+/// The moves of one agent between consecutive layers: from a cell at t to one of its
+/// options at t + 1 (forward), and on a cell at t + 1 only from one of its options at t
+/// (backward). `here` and `there` are all zero, one entry per cell, and are left so.
+///
+/// # Complexity
+/// O(pairs x options) clauses over the layers.
+pub(crate) fn movement_clauses(
+    solver: &mut Solver,
+    options: &Options,
+    layers: &[Layer],
+    here: &mut [i32],
+    there: &mut [i32],
+) {
+    let mut clause: Vec<i32> = Vec::with_capacity(6);
+    for t in 0..layers.len().saturating_sub(1) {
+        for &(v, var) in &layers[t] {
+            here[v as usize] = var;
+        }
+        for &(v, var) in &layers[t + 1] {
+            there[v as usize] = var;
+        }
+        // Forward: from v at t to one of its options at t + 1.
+        for &(v, var) in &layers[t] {
+            clause.clear();
+            clause.push(-var);
+            clause.extend(
+                options
+                    .of(v)
+                    .iter()
+                    .map(|&u| there[u as usize])
+                    .filter(|&x| x != 0),
+            );
+            solver.add_clause(clause.iter().copied());
+        }
+        // Backward: on u at t + 1 only from one of its options at t.
+        for &(u, var) in &layers[t + 1] {
+            clause.clear();
+            clause.push(-var);
+            clause.extend(
+                options
+                    .of(u)
+                    .iter()
+                    .map(|&v| here[v as usize])
+                    .filter(|&x| x != 0),
+            );
+            solver.add_clause(clause.iter().copied());
+        }
+        for &(v, _) in &layers[t] {
+            here[v as usize] = 0;
+        }
+        for &(v, _) in &layers[t + 1] {
+            there[v as usize] = 0;
+        }
     }
 }
 

@@ -279,45 +279,13 @@ impl Session {
         }
         let mut here = vec![0i32; cells];
         let mut there = vec![0i32; cells];
-        let mut clause: Vec<i32> = Vec::with_capacity(6);
-        for t in 0..self.horizon {
-            for &(v, var) in &layers[t] {
-                here[v as usize] = var;
-            }
-            for &(v, var) in &layers[t + 1] {
-                there[v as usize] = var;
-            }
-            for &(v, var) in &layers[t] {
-                clause.clear();
-                clause.push(-var);
-                clause.extend(
-                    self.options
-                        .of(v)
-                        .iter()
-                        .map(|&u| there[u as usize])
-                        .filter(|&x| x != 0),
-                );
-                solver.add_clause(clause.iter().copied());
-            }
-            for &(u, var) in &layers[t + 1] {
-                clause.clear();
-                clause.push(-var);
-                clause.extend(
-                    self.options
-                        .of(u)
-                        .iter()
-                        .map(|&v| here[v as usize])
-                        .filter(|&x| x != 0),
-                );
-                solver.add_clause(clause.iter().copied());
-            }
-            for &(v, _) in &layers[t] {
-                here[v as usize] = 0;
-            }
-            for &(v, _) in &layers[t + 1] {
-                there[v as usize] = 0;
-            }
-        }
+        crate::mapf::sat::movement_clauses(
+            solver,
+            &self.options,
+            &layers[..=self.horizon],
+            &mut here,
+            &mut there,
+        );
         // The unary count of the extra steps.
         let goal = instance.goals[a].index() as u32;
         let mut count: Vec<i32> = Vec::with_capacity(self.reach as usize);
