@@ -679,4 +679,29 @@ mod tests {
         let configurations = outcome.configurations.as_ref().unwrap();
         assert_eq!(illegal(&grid, &starts, &goals, configurations), None);
     }
+
+    /// Two agents head-on in a corridor with one pocket behind them (the swap technique
+    /// of PIBT: one walks back into the pocket, pulling the other after it): a legal
+    /// plan within a few expansions per cell of corridor, on every length and pocket.
+    #[test]
+    fn corridors_are_passed_by_pulling() {
+        for length in 4..=14 {
+            for pocket in 1..length - 2 {
+                for at in pocket + 1..length - 1 {
+                    let grid = Grid::new(2, length, |row, col| row == 0 || col == pocket);
+                    let cell = |col: usize| grid.cell(0, col).unwrap();
+                    let starts = [cell(at), cell(at + 1)];
+                    let goals = [cell(length - 1), cell(0)];
+                    let outcome = run(&grid, &starts, &goals, 4 * length, 0);
+                    let context = format!("length {length}, pocket {pocket}, at {at}");
+                    let configurations = outcome.configurations.as_ref().expect(&context);
+                    assert_eq!(
+                        illegal(&grid, &starts, &goals, configurations),
+                        None,
+                        "{context}"
+                    );
+                }
+            }
+        }
+    }
 }

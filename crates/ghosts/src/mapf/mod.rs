@@ -632,6 +632,10 @@ const FIRST_PLAN_SECONDS: Duration = Duration::from_secs(1);
 /// while the proof runs).
 const FIRST_PLAN_MEMORY_SHARE: u64 = 4;
 
+/// The share of the time limit the proof gets when LaCAM* found no first plan: the rest
+/// goes to finding one ([`Driver::improve`]), so that a limit rarely ends with nothing.
+const PROOF_SHARE_WITHOUT_PLAN: f64 = 0.5;
+
 /// The seed of LaCAM*'s tie breaks (fixed: the same run gives the same plan).
 const FIRST_PLAN_SEED: u64 = 17;
 
@@ -737,6 +741,9 @@ struct Driver<'a, 't> {
     limits: Limits,
     started: Instant,
     stopwatch: Stopwatch,
+    /// With [`Stopwatch::Wall`]: when the proof stops if earlier than the time limit
+    /// (no first plan: the rest of the time goes to finding one).
+    proof_end: Option<Duration>,
     /// [`Stopwatch::Counted`]: the time checks left before the proof stops.
     checks_left: std::cell::Cell<u32>,
     trace: &'t mut dyn FnMut(&Event),
@@ -755,6 +762,7 @@ impl<'a, 't> Driver<'a, 't> {
             limits,
             started: Instant::now(),
             stopwatch: Stopwatch::Wall(limits.time_limit),
+            proof_end: None,
             checks_left: std::cell::Cell::new(0),
             trace,
         }
@@ -773,7 +781,7 @@ impl<'a, 't> Driver<'a, 't> {
     /// [`Stopwatch::Counted`]).
     fn passed(&self) -> bool {
         match self.stopwatch {
-            Stopwatch::Wall(Some(limit)) => self.started.elapsed() > limit,
+            Stopwatch::Wall(Some(limit)) => self.started.elapsed() > self.end(limit),
             Stopwatch::Wall(None) => false,
             Stopwatch::Counted { .. } => {
                 let left = self.checks_left.get();
@@ -781,6 +789,11 @@ impl<'a, 't> Driver<'a, 't> {
                 left == 0
             }
         }
+    }
+
+    /// When the step under way stops, of a time limit `limit`: the proof's end when set.
+    fn end(&self, limit: Duration) -> Duration {
+        self.proof_end.map_or(limit, |end| end.min(limit))
     }
 
     fn over(&self, detail: String) -> Unanswered {
@@ -794,7 +807,9 @@ impl<'a, 't> Driver<'a, 't> {
     /// [`Stopwatch::Counted`], which stops between steps only).
     fn deadline(&self) -> sat::Deadline {
         match self.stopwatch {
-            Stopwatch::Wall(Some(limit)) => sat::Deadline(self.started.checked_add(limit)),
+            Stopwatch::Wall(Some(limit)) => {
+                sat::Deadline(self.started.checked_add(self.end(limit)))
+            }
             _ => sat::Deadline(None),
         }
     }
@@ -864,6 +879,9 @@ impl<'a, 't> Driver<'a, 't> {
             FirstPlans::Best(found) => Some(found),
             FirstPlans::None => None,
         };
+        if let (None, Stopwatch::Wall(Some(limit))) = (&incumbent, self.stopwatch) {
+            self.proof_end = Some(limit.mul_f64(PROOF_SHARE_WITHOUT_PLAN));
+        }
         let mut proven_below = lower_bound;
         let proof = self.horizons(
             instance,
@@ -876,9 +894,10 @@ impl<'a, 't> Driver<'a, 't> {
             Err(stopped @ (Unanswered::Time { .. } | Unanswered::OverBudget { .. })) => stopped,
             proof => return proof.map(Answer::proven),
         };
+        self.proof_end = None;
         let best = match stopped {
-            Unanswered::OverBudget { .. } => self.improve(proven_below, incumbent),
-            _ => incumbent,
+            Unanswered::Time { .. } if incumbent.is_some() => incumbent,
+            _ => self.improve(proven_below, incumbent),
         };
         let Some(best) = best else {
             return Err(stopped);
@@ -1084,13 +1103,14 @@ impl<'a, 't> Driver<'a, 't> {
     /// steps only, nor without a limit).
     fn wall_stop(&self) -> impl FnMut() -> bool + use<> {
         let deadline = match self.stopwatch {
-            Stopwatch::Wall(Some(limit)) => self.started.checked_add(limit),
+            Stopwatch::Wall(Some(limit)) => self.started.checked_add(self.end(limit)),
             _ => None,
         };
         move || deadline.is_some_and(|deadline| Instant::now() > deadline)
     }
 
-    /// Step, when the proof stopped over the memory budget and a time limit leaves time:
+    /// Step, when the proof stopped over the memory budget, or at its end with no plan yet
+    /// (half the time limit, [`PROOF_SHARE_WITHOUT_PLAN`]), and a time limit leaves time:
     /// shorter plans than `best` (or a first one) by prioritized planning at horizons
     /// between the proven bound `lower`, where planning failed, and the best makespan,
     /// halving the gap each time (without a plan: 25 % more each time, up to 64 more than

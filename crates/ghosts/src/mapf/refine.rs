@@ -77,7 +77,7 @@ pub fn decide_until(
     let mut in_core = vec![false; k];
     let mut fixed: Vec<Option<Vec<u32>>> = vec![None; k];
     let mut rounds = 0;
-    let mut stop = || deadline.0.is_some_and(|at| std::time::Instant::now() >= at);
+    let mut stop = || deadline.passed();
     loop {
         match constructive::plan_around_until(instance, horizon, &fixed, &mut stop) {
             Ok(paths) => {

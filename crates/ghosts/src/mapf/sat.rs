@@ -67,9 +67,16 @@ pub enum Decision {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Deadline(pub Option<std::time::Instant>);
 
+impl Deadline {
+    /// Whether the deadline has passed.
+    pub fn passed(&self) -> bool {
+        self.0.is_some_and(|at| std::time::Instant::now() >= at)
+    }
+}
+
 impl cadical::Callbacks for Deadline {
     fn terminate(&mut self) -> bool {
-        self.0.is_some_and(|at| std::time::Instant::now() >= at)
+        self.passed()
     }
 }
 
@@ -123,8 +130,23 @@ pub fn decide(instance: &Instance<'_>, horizon: u32) -> Decision {
 /// # Complexity
 /// As [`decide`], or less when stopped.
 pub fn decide_until(instance: &Instance<'_>, horizon: u32, deadline: Deadline) -> Decision {
-    let encoding = Encoding::build(instance, horizon, deadline);
-    encoding.solve(instance.grid)
+    let Some(mut encoding) = Encoding::build(instance, horizon, deadline) else {
+        return Decision::Stopped;
+    };
+    let decision = encoding.solve(instance.grid, deadline);
+    drop_off_the_clock(encoding, deadline);
+    decision
+}
+
+/// Drops `value` (a SAT encoding: freeing millions of clauses takes up to a second) on
+/// a thread of its own once `deadline` has passed, so that the answer at the time limit
+/// does not wait for it; before the deadline, here (the memory is then free for the next
+/// step).
+pub fn drop_off_the_clock<T: Send + 'static>(value: T, deadline: Deadline) {
+    if deadline.passed() {
+        // Without a thread, dropped here all the same.
+        let _ = std::thread::Builder::new().spawn(move || drop(value));
+    }
 }
 
 /// The variables of one agent at one time: `(cell, variable)` sorted by cell.
@@ -138,7 +160,9 @@ struct Encoding {
 }
 
 impl Encoding {
-    fn build(instance: &Instance<'_>, horizon: u32, deadline: Deadline) -> Self {
+    /// The clauses of makespan `horizon`; `None` when `deadline` passes while they are
+    /// written (a core of hundreds of agents takes seconds to write).
+    fn build(instance: &Instance<'_>, horizon: u32, deadline: Deadline) -> Option<Self> {
         let grid = instance.grid;
         let options = Options::new(grid);
         let cells = grid.cell_count();
@@ -152,6 +176,9 @@ impl Encoding {
         // Per time, per cell: every agent's variable there (for the vertex clauses).
         let mut at_cell: Vec<Vec<(u32, i32)>> = vec![Vec::new(); t_max + 1];
         for a in 0..instance.starts.len() {
+            if deadline.passed() {
+                return None;
+            }
             let from_start = grid.distances(instance.starts[a], None);
             let to_goal = instance.distances(a);
             let window: Vec<u32> = (0..cells as u32)
@@ -189,6 +216,9 @@ impl Encoding {
         }
         // Vertex conflicts, cell by cell and step by step.
         for mut vars in at_cell {
+            if deadline.passed() {
+                return None;
+            }
             vars.sort_unstable();
             let mut i = 0;
             while i < vars.len() {
@@ -202,17 +232,20 @@ impl Encoding {
                 i = j;
             }
         }
-        Encoding {
+        Some(Encoding {
             solver,
             horizon: t_max,
             layers,
-        }
+        })
     }
 
     /// Solves, reading chains and adding swap clauses until a model has no swap.
-    fn solve(mut self, grid: &Grid) -> Decision {
+    fn solve(&mut self, grid: &Grid, deadline: Deadline) -> Decision {
         let options = Options::new(grid);
         loop {
+            if deadline.passed() {
+                return Decision::Stopped;
+            }
             match self.solver.solve() {
                 Some(true) => {}
                 Some(false) => return Decision::Impossible,
