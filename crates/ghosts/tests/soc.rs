@@ -41,9 +41,10 @@ fn draw(dataset: &Dataset) -> String {
     )
 }
 
-/// Every combination of the switches `planning` and `core` with the incremental SAT
-/// sessions, and the fresh encoding per budget once (on all agents, without planning:
-/// every budget by SAT), so that each way of deciding a budget meets the reference.
+/// Every combination of the switches `planning` and `core` (in groups) with the
+/// incremental SAT sessions, the core as one group once, and the fresh encoding per
+/// budget once (on all agents, without planning: every budget by SAT), so that each way
+/// of deciding a budget meets the reference.
 fn every_technique() -> Vec<Techniques> {
     let mut all = Vec::new();
     for planning in [false, true] {
@@ -51,13 +52,21 @@ fn every_technique() -> Vec<Techniques> {
             all.push(Techniques {
                 planning,
                 core,
+                groups: core,
                 incremental: true,
             });
         }
     }
     all.push(Techniques {
+        planning: true,
+        core: true,
+        groups: false,
+        incremental: true,
+    });
+    all.push(Techniques {
         planning: false,
         core: false,
+        groups: false,
         incremental: false,
     });
     all
