@@ -126,6 +126,89 @@ pub fn random_level(
     text
 }
 
+/// One random level of `boxes` boxes (clamped to 1..=6) whose goals all lie in a goal
+/// room: an arena of 2 to 6 rows and 2 to 6 columns with 15 % inner walls on the left,
+/// a wall of 1 or 2 columns with one door (so one square, or a one-wide tunnel, leads
+/// in), and a room of up to 3 x 3 squares beside it holding the goals. Half of the
+/// levels start solved and the player pulls boxes out at random (solvable by
+/// construction, some boxes still in the room, on goals or not); the other half put the
+/// boxes anywhere in the arena.
+pub fn goal_room_level(rng: &mut SplitMix64, boxes: usize) -> String {
+    let boxes = boxes.clamp(1, 6);
+    let (room_rows, room_cols) = loop {
+        let (r, c) = (rng.between(1, 3), rng.between(1, 3));
+        if r * c >= boxes {
+            break (r, c);
+        }
+    };
+    let height = rng.between(room_rows.max(2), 6);
+    let arena = rng.between(2, 6);
+    let door_cols = rng.between(1, 2);
+    let width = arena + door_cols + room_cols;
+    let top = rng.below(height - room_rows + 1);
+    let door_row = top + rng.below(room_rows);
+    let mut inner = vec![b'#'; height * width];
+    for r in 0..height {
+        for c in 0..arena {
+            if !rng.percent(15) {
+                inner[r * width + c] = b' ';
+            }
+        }
+        for c in arena..arena + door_cols {
+            if r == door_row {
+                inner[r * width + c] = b' ';
+            }
+        }
+        for c in arena + door_cols..width {
+            if (top..top + room_rows).contains(&r) {
+                inner[r * width + c] = b' ';
+            }
+        }
+    }
+    // The arena square beside the door is open, so the room can be entered at all.
+    inner[door_row * width + arena - 1] = b' ';
+    let mut room: Vec<usize> = (top..top + room_rows)
+        .flat_map(|r| (arena + door_cols..width).map(move |c| r * width + c))
+        .collect();
+    rng.shuffle(&mut room);
+    let mut open: Vec<usize> = (0..height * arena)
+        .map(|i| (i / arena) * width + i % arena)
+        .filter(|&i| inner[i] == b' ')
+        .collect();
+    rng.shuffle(&mut open);
+    let player = open[0];
+    if rng.percent(50) {
+        for &g in &room[..boxes] {
+            inner[g] = b'*';
+        }
+        inner[player] = b'@';
+        for _ in 0..4 {
+            let at = inner.iter().position(|&b| matches!(b, b'@' | b'+'));
+            if let Some(at) = at {
+                pull_randomly(rng, &mut inner, height, width, at);
+            }
+        }
+    } else {
+        for &g in &room[..boxes] {
+            inner[g] = b'.';
+        }
+        for &b in open.iter().skip(1).take(boxes) {
+            inner[b] = b'$';
+        }
+        inner[player] = b'@';
+    }
+    let mut text = "#".repeat(width + 2);
+    text.push('\n');
+    for row in inner.chunks(width) {
+        text.push('#');
+        text.push_str(&String::from_utf8_lossy(row));
+        text.push_str("#\n");
+    }
+    text.push_str(&"#".repeat(width + 2));
+    text.push('\n');
+    text
+}
+
 /// `count` levels from `seed` with 1 to `max_boxes` boxes, as one collection whose titles
 /// are `; seed S level N`.
 pub fn collection(seed: u64, count: usize, max_boxes: usize, max_side: usize) -> String {

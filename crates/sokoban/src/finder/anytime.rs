@@ -177,6 +177,8 @@ fn run(way: Way) -> FinderOptions {
         regions: way.features,
         cycling: way.features,
         corral_deadlocks: way.corral_deadlocks,
+        // Goal-room macros in every run: see docs/sokoban.md for what they gain.
+        goal_rooms: true,
         ..FinderOptions::default()
     }
 }

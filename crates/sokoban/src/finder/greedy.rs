@@ -39,6 +39,7 @@ use grid_core::{CellId, Dir};
 
 use super::corral::Corrals;
 use super::corral_deadlock::CorralDeadlocks;
+use super::goal_room::GoalRooms;
 use super::store::{Budget, NONE, Store};
 use super::walk::Walker;
 use super::{Guide, Halt, Options};
@@ -201,14 +202,25 @@ const REGIONS_SHIFT: u32 = 32;
 /// The guide's bits of a priority.
 const GUIDE_MASK: u64 = (1 << REGIONS_SHIFT) - 1;
 
+/// What a search that was not stopped ends with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// A solution, as LURD.
+    Solved(String),
+    /// No state is left. `complete`: no push was dropped by a macro ([`super::goal_room`]),
+    /// so the level is unsolvable.
+    Exhausted { complete: bool },
+}
+
 /// Runs the search; see the module documentation.
 pub(super) fn search(
     level: &Level,
     options: &Options,
     stop: &mut dyn FnMut() -> bool,
-) -> Result<Option<String>, Halt> {
+) -> Result<Outcome, Halt> {
+    let unsolvable = Ok(Outcome::Exhausted { complete: true });
     if level.stranded() {
-        return Ok(None);
+        return unsolvable;
     }
     let grid = level.grid();
     let n = grid.cell_count();
@@ -217,10 +229,10 @@ pub(super) fn search(
     let board = Board::new(level);
     budget.take(board.bytes())?;
     if level.boxes().iter().any(|b| board.is_dead(b.index())) {
-        return Ok(None);
+        return unsolvable;
     }
     if level.boxes().iter().all(|b| board.is_goal(b.index())) {
-        return Ok(Some(String::new()));
+        return Ok(Outcome::Solved(String::new()));
     }
     let pairs = if k >= 2 {
         GroupDeadlocks::new(level)
@@ -254,14 +266,25 @@ pub(super) fn search(
         Open::Ordered(Buckets::default())
     };
     let (gw, hw) = (u64::from(options.g_weight), u64::from(options.h_weight));
+    let rank = if options.packing || options.goal_rooms {
+        super::packing::ranks(level)
+    } else {
+        Vec::new()
+    };
     let order: Vec<CellId> = if options.packing {
-        let rank = super::packing::ranks(level);
         let mut order: Vec<CellId> = level.goals().to_vec();
         order.sort_by_key(|g| rank[g.index()]);
         order
     } else {
         Vec::new()
     };
+    let mut rooms = if options.goal_rooms {
+        Some(GoalRooms::new(level, &rank)).filter(GoalRooms::any)
+    } else {
+        None
+    };
+    // Whether a macro dropped a push: then running out of states proves nothing.
+    let mut dropped = false;
     let mut regions = Walker::new(n);
     let mut corrals = Corrals::new(n);
     let mut corral_deadlocks = CorralDeadlocks::new(n);
@@ -330,40 +353,65 @@ pub(super) fn search(
         } else {
             None
         };
+        if let Some(rooms) = rooms.as_mut() {
+            rooms.look(&board, &boxes);
+        }
         for i in 0..k {
             let cell = CellId::new(usize::from(boxes[i]));
             if barrier.is_some_and(|barrier| barrier.binary_search(&cell).is_err()) {
                 continue;
             }
+            if rooms.as_ref().is_some_and(|r| r.in_clean_room(cell)) {
+                dropped = true;
+                continue;
+            }
             for dir in Dir::ALL {
-                let (Some(to), Some(behind)) = (
+                let (Some(next), Some(behind)) = (
                     grid.neighbour(cell, dir),
                     grid.neighbour(cell, dir.opposite()),
                 ) else {
                     continue;
                 };
-                if occupied[to.index()] || board.is_dead(to.index()) || !walker.reached(behind) {
+                if occupied[next.index()] || board.is_dead(next.index()) || !walker.reached(behind)
+                {
                     continue;
                 }
+                // Where the box ends, where the player then stands, and the pushes: one,
+                // or a goal room's macro instead.
+                let (to, standing, length) = match rooms.as_mut().and_then(|r| {
+                    let room = r.entered(grid, cell, dir)?;
+                    Some(r.send(grid, room, dir))
+                }) {
+                    None => (next, cell, 1),
+                    Some(sent) => {
+                        dropped = true;
+                        match sent {
+                            Some(m) if !occupied[m.goal.index()] => (m.goal, m.standing, m.pushes),
+                            _ => continue,
+                        }
+                    }
+                };
                 occupied[cell.index()] = false;
                 occupied[to.index()] = true;
                 let mut skip = freeze.deadlocked(&board, &occupied, to)
-                    || group_dead(&pairs, &triples, &boxes, i, to.index(), cell.index());
+                    || group_dead(&pairs, &triples, &boxes, i, to.index(), standing.index());
                 let mut features = 0u64;
                 let mut slot = 0;
                 if !skip {
                     child[..k].copy_from_slice(&boxes);
                     child[i] = to.index() as u16;
                     child[..k].sort_unstable();
-                    region.run(grid, &occupied, cell);
+                    region.run(grid, &occupied, standing);
                     child[k] = region.least().index() as u16;
                     // Seen before, or a corral it shuts is deadlocked.
                     match store.find(&child, Store::hash(&child)) {
                         Ok(_) => skip = true,
                         Err(free) => slot = free,
                     }
+                    // The corral test reads one push: a macro is not tested.
                     skip = skip
                         || options.corral_deadlocks
+                            && length == 1
                             && corral_deadlocks.dead(&board, &occupied, &region, &walker, cell, to);
                 }
                 if !skip {
@@ -383,12 +431,14 @@ pub(super) fn search(
                 }
                 let hash = Store::hash(&child);
                 let id = store.insert(&child, hash, slot, state, &mut budget)?;
+                let g = g - 1 + length;
                 budget.room(&mut pushes, 1)?;
                 pushes.push(g);
                 budget.room(&mut bound, 1)?;
                 bound.push(ESTIMATED);
                 if child[..k].iter().all(|&b| board.is_goal(usize::from(b))) {
-                    return Ok(Some(super::replay::lurd(level, &store, id, &mut walker)));
+                    let lurd = super::replay::lurd(level, &store, id, &mut walker);
+                    return Ok(Outcome::Solved(lurd));
                 }
                 let estimate = (h + nearest[to.index()]).saturating_sub(nearest[cell.index()]);
                 let guide = (gw * u64::from(g) + hw * u64::from(estimate)).min(GUIDE_MASK);
@@ -399,7 +449,7 @@ pub(super) fn search(
             occupied[usize::from(b)] = false;
         }
     }
-    Ok(None)
+    Ok(Outcome::Exhausted { complete: !dropped })
 }
 
 /// Whether the box pushed from `from` onto `to` (box `i` of `boxes`, the squares before

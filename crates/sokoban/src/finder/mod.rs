@@ -13,6 +13,8 @@
 //! - `corral`: PI-corral pruning, only the pushes into a walled-off region that must be
 //!   entered;
 //! - `corral_deadlock`: pushes that shut a corral whose boxes can never all reach goals;
+//! - `goal_room`: a box at a goal room's door sent to its goal as one move;
+//! - `box_path`: the pushes that take one box from square to square;
 //! - `store`: the states seen and the memory budget;
 //! - `walk`: the player's walks between pushes;
 //! - `replay`: a found state read back as LURD.
@@ -21,8 +23,10 @@
 //! expansions, and a memory bound in bytes.
 
 pub(crate) mod anytime;
+mod box_path;
 mod corral;
 mod corral_deadlock;
+mod goal_room;
 mod greedy;
 mod packing;
 mod replay;
@@ -33,6 +37,7 @@ mod walk;
 mod tests;
 
 use crate::parse::Level;
+use greedy::Outcome;
 
 /// Why the finder returned without an answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,6 +74,9 @@ pub struct Options {
     pub cycling: bool,
     /// Prune pushes that shut a deadlocked corral (`corral_deadlock`).
     pub corral_deadlocks: bool,
+    /// Send a box at a goal room's entrance to its goal in one move, and push no box in
+    /// a room whose boxes all stand on goals (`goal_room`).
+    pub goal_rooms: bool,
 }
 
 /// The estimate of the pushes left that guides the search.
@@ -93,6 +101,7 @@ impl Default for Options {
             corrals: false,
             cycling: false,
             corral_deadlocks: false,
+            goal_rooms: false,
         }
     }
 }
@@ -104,6 +113,9 @@ impl Default for Options {
 /// # Errors
 /// [`Halt::Stopped`] when `stop` returned `true`, [`Halt::Memory`] at the memory bound.
 ///
+/// With goal-room macros, which drop pushes, a search that runs out of states having
+/// dropped any is run again without them before the answer is `None`.
+///
 /// # Complexity
 /// Exponential in the boxes in the worst case; see `greedy`.
 pub fn find(
@@ -111,5 +123,18 @@ pub fn find(
     options: &Options,
     stop: &mut dyn FnMut() -> bool,
 ) -> Result<Option<String>, Halt> {
-    greedy::search(level, options, stop)
+    match greedy::search(level, options, stop)? {
+        Outcome::Solved(lurd) => Ok(Some(lurd)),
+        Outcome::Exhausted { complete: true } => Ok(None),
+        Outcome::Exhausted { complete: false } => {
+            let every_push = Options {
+                goal_rooms: false,
+                ..options.clone()
+            };
+            match greedy::search(level, &every_push, stop)? {
+                Outcome::Solved(lurd) => Ok(Some(lurd)),
+                Outcome::Exhausted { .. } => Ok(None),
+            }
+        }
+    }
 }

@@ -1,11 +1,13 @@
 //! A found state's moves read back as LURD: per push, a shortest walk (boxes as walls)
-//! from where the player stands to the square behind the box, then the push.
+//! from where the player stands to the square behind the box, then the push; a macro's
+//! pushes found again by [`PushTree`].
 //!
 //! # Complexity
-//! O(pushes x squares).
+//! O(pushes x squares), and O(squares^2) per macro.
 
 use grid_core::{CellId, Dir};
 
+use super::box_path::PushTree;
 use super::store::{NONE, Store};
 use super::walk::Walker;
 use crate::parse::Level;
@@ -25,6 +27,8 @@ pub(super) fn lurd(level: &Level, store: &Store, state: u32, walker: &mut Walker
     let mut player = level.player();
     let mut text = String::new();
     let mut steps: Vec<Dir> = Vec::new();
+    let mut pushes: Vec<(CellId, Dir)> = Vec::new();
+    let mut tree = PushTree::new(grid.cell_count());
     for pair in chain.windows(2) {
         let (before, after) = (&store.state(pair[0])[..k], &store.state(pair[1])[..k]);
         let from = before.iter().find(|b| !after.contains(b));
@@ -33,27 +37,48 @@ pub(super) fn lurd(level: &Level, store: &Store, state: u32, walker: &mut Walker
             continue;
         };
         let (from, to) = (CellId::new(usize::from(from)), CellId::new(usize::from(to)));
-        let Some(dir) = Dir::ALL
-            .into_iter()
-            .find(|&d| grid.neighbour(from, d) == Some(to))
-        else {
-            continue;
-        };
-        let Some(behind) = grid.neighbour(from, dir.opposite()) else {
-            continue;
-        };
         for &b in before {
             occupied[usize::from(b)] = true;
         }
         walker.run(grid, &occupied, player);
-        for &b in before {
+        // One push, or a macro's many (the fewest that take the box there).
+        pushes.clear();
+        match Dir::ALL
+            .into_iter()
+            .find(|&d| grid.neighbour(from, d) == Some(to))
+        {
+            Some(dir)
+                if grid
+                    .neighbour(from, dir.opposite())
+                    .is_some_and(|behind| walker.reached(behind)) =>
+            {
+                pushes.push((from, dir));
+            }
+            _ => {
+                occupied[from.index()] = false;
+                tree.run(grid, &mut occupied, player, from, walker);
+                tree.pushes_to(grid, to, &mut pushes);
+                occupied[from.index()] = true;
+            }
+        }
+        for &(cell, dir) in &pushes {
+            let Some(behind) = grid.neighbour(cell, dir.opposite()) else {
+                break;
+            };
+            walker.run(grid, &occupied, player);
+            steps.clear();
+            walker.walk_to(grid, behind, &mut steps);
+            text.extend(steps.iter().map(|&d| char::from(walk_letter(d))));
+            text.push(char::from(walk_letter(dir).to_ascii_uppercase()));
+            occupied[cell.index()] = false;
+            if let Some(next) = grid.neighbour(cell, dir) {
+                occupied[next.index()] = true;
+            }
+            player = cell;
+        }
+        for &b in before.iter().chain(after) {
             occupied[usize::from(b)] = false;
         }
-        steps.clear();
-        walker.walk_to(grid, behind, &mut steps);
-        text.extend(steps.iter().map(|&d| char::from(walk_letter(d))));
-        text.push(char::from(walk_letter(dir).to_ascii_uppercase()));
-        player = from;
     }
     text
 }

@@ -10,13 +10,21 @@
 //! 2. the lower bound LB = the sum of the single-agent distances; budgets
 //!    Delta = 0, 1, 2, ... of extra steps, each decided exactly: prioritized planning
 //!    within the budget ([`planning`]) and, when it fails, the SAT decision of
-//!    [`encoding`] on a growing core of agents ([`core`]) or on all of them. With Delta
+//!    [`encoding`] on a growing core of agents ([`core`]), split into groups decided
+//!    apart whose least extra steps add up ([`core::Groups`]: a sum past Delta proves
+//!    it impossible, and the loop goes on from that sum), or on all of them. With Delta
 //!    extra steps every agent is home by its distance plus Delta, so the horizon
 //!    max d_a + Delta suffices. The first Delta with a plan gives the optimum, every
 //!    smaller one being proved impossible; an incumbent of cost LB + Delta ends the
 //!    loop at Delta. The SAT decisions of successive budgets on the same agents share
 //!    one solver ([`encoding::Session`]: the budget is an assumption, so what CaDiCaL
-//!    learnt on Delta stays for Delta + 1).
+//!    learnt on Delta stays for Delta + 1);
+//! 3. two lower bounds skip budgets: before the first SAT decision, the pairwise bound
+//!    ([`pairwise`]: the exact extra steps of every two agents that may meet, combined by
+//!    a minimum weighted vertex cover), whose pairs also go into every SAT session as
+//!    clauses; and in each SAT session, the core-guided bound of its agents
+//!    ([`encoding::Session::raise`]), raised by unsatisfiable cores until it meets a
+//!    plan of those agents.
 //!
 //! Each technique can be switched off in [`Techniques`], so the tests compare the answer
 //! with and without it.
@@ -27,6 +35,7 @@
 
 pub mod core;
 pub mod encoding;
+pub mod pairwise;
 pub mod planning;
 
 use grid_core::limits::MIB;
@@ -38,6 +47,10 @@ use encoding::Decision;
 /// Priority orders prioritized planning tries per budget.
 const PLANNING_ATTEMPTS: usize = 8;
 
+/// The most extra steps a pair's bound is decided up to ([`pairwise`]) when no plan
+/// is known to give a smaller cap.
+const PAIR_CAP: u32 = 64;
+
 /// Which techniques decide each budget (all on by default).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Techniques {
@@ -46,9 +59,18 @@ pub struct Techniques {
     /// The SAT decision on a growing core of agents ([`core`]) rather than on all of
     /// them.
     pub core: bool,
+    /// The core decided as groups of agents apart, each by its own SAT decisions
+    /// ([`core::Groups`]), rather than as one (with `core` only).
+    pub groups: bool,
     /// One SAT session for the successive budgets on the same agents
     /// ([`encoding::Sessions`]) rather than a fresh encoding and solver per budget.
     pub incremental: bool,
+    /// The pairwise lower bound ([`pairwise`]): the budgets start at it once planning
+    /// has failed, and its pairs go into the SAT sessions as clauses.
+    pub pairwise: bool,
+    /// The core-guided bound of each SAT session ([`encoding::Session::raise`]): the
+    /// budgets below it are skipped.
+    pub core_guided: bool,
 }
 
 impl Default for Techniques {
@@ -56,7 +78,10 @@ impl Default for Techniques {
         Techniques {
             planning: true,
             core: true,
+            groups: true,
             incremental: true,
+            pairwise: true,
+            core_guided: true,
         }
     }
 }
@@ -209,8 +234,14 @@ pub fn solve_within(
     let room = budget.saturating_sub(distance_bytes.saturating_mul(2).saturating_add(map_bytes));
     let mut in_core = vec![false; k];
     let mut delta = 0u32;
+    let mut paired = false;
     let stop = within.stop;
-    let mut sessions = encoding::Sessions::new(techniques.incremental, within.deadline);
+    let mut sessions = if techniques.core_guided {
+        encoding::Sessions::core_guided(techniques.incremental, within.deadline)
+    } else {
+        encoding::Sessions::new(techniques.incremental, within.deadline)
+    };
+    let mut groups = core::Groups::new(techniques.incremental, within.deadline);
     let everyone: Vec<usize> = (0..k).collect();
     // Every budget below `delta` is proved impossible: LB + delta is the proven bound
     // whenever the loop stops.
@@ -234,15 +265,36 @@ pub fn solve_within(
                     need.div_ceil(MIB)
                 )));
             } else if techniques.planning {
-                planning::plan_all(&instance, delta, horizon, PLANNING_ATTEMPTS)
+                planning::plan_all(&instance, delta, horizon, PLANNING_ATTEMPTS, stop)
             } else {
                 None
             };
+            // The least budget not proved impossible after this one.
+            let mut next = delta + 1;
             let decision = match paths {
                 Some(paths) => Decision::Plan(paths),
                 None => {
                     let room = room.saturating_sub(need);
                     let max_variables = room / super::sat::BYTES_PER_VARIABLE;
+                    if techniques.pairwise && !paired {
+                        // Once, before the first SAT decision: planning settles most
+                        // instances without it.
+                        paired = true;
+                        let gap = incumbent.as_ref().map_or(PAIR_CAP, |best| {
+                            u32::try_from(best.cost - lower_bound).unwrap_or(u32::MAX)
+                        });
+                        let bound = pairwise::pairwise_bound(
+                            &instance,
+                            gap.min(PAIR_CAP),
+                            max_variables,
+                            &sessions,
+                        );
+                        sessions.set_pairs(bound.pairs);
+                        if bound.extra > delta {
+                            delta = bound.extra;
+                            continue;
+                        }
+                    }
                     let too_large = |variables: u64| {
                         over(format!(
                             "about {} MiB for the SAT encoding of {delta} extra steps ({variables} \
@@ -252,7 +304,19 @@ pub fn solve_within(
                                 .div_ceil(MIB)
                         ))
                     };
-                    if techniques.core {
+                    if techniques.core && techniques.groups {
+                        match groups
+                            .decide(&instance, delta, horizon, max_variables)
+                            .map_err(|e| too_large(e.variables))?
+                        {
+                            core::Grouped::Plan(paths) => Decision::Plan(paths),
+                            core::Grouped::AtLeast(least) => {
+                                next = least;
+                                Decision::Impossible
+                            }
+                            core::Grouped::Stopped => Decision::Stopped,
+                        }
+                    } else if techniques.core {
                         core::decide_in(
                             &instance,
                             delta,
@@ -282,7 +346,8 @@ pub fn solve_within(
                     paths,
                 }));
             }
-            delta += 1;
+            // Budgets the decision proved impossible beyond its own.
+            delta = next.max(sessions.proven());
         }
     };
     match budgets() {
