@@ -42,7 +42,8 @@ fn draw(dataset: &Dataset) -> String {
 }
 
 /// Every combination of the switches `planning` and `core` with the incremental SAT
-/// sessions, and the fresh encoding per budget once (on all agents, without planning:
+/// sessions and both lower bounds, the bounds alone and off once each (with planning and
+/// the core), and the fresh encoding per budget once (on all agents, without planning:
 /// every budget by SAT), so that each way of deciding a budget meets the reference.
 fn every_technique() -> Vec<Techniques> {
     let mut all = Vec::new();
@@ -51,14 +52,22 @@ fn every_technique() -> Vec<Techniques> {
             all.push(Techniques {
                 planning,
                 core,
-                incremental: true,
+                ..Techniques::default()
             });
         }
+    }
+    for (pairwise, core_guided) in [(false, false), (true, false), (false, true)] {
+        all.push(Techniques {
+            pairwise,
+            core_guided,
+            ..Techniques::default()
+        });
     }
     all.push(Techniques {
         planning: false,
         core: false,
         incremental: false,
+        ..Techniques::default()
     });
     all
 }
@@ -216,4 +225,73 @@ fn a_tree_the_up_front_test_calls_unsolvable_is_solved() {
         let answer = soc::solve(&grid, &starts, &goals, 64, techniques).unwrap();
         assert_eq!(answer.map(|a| a.cost), Some(15));
     }
+}
+
+/// The two lower bounds against the exhaustive search on tiny maps: each pair's extra
+/// steps of the pairwise bound are the two agents' own optimum (the reference on the two
+/// alone), the vertex cover never passes the optimum's extra steps, and the core-guided
+/// bound of a session on every agent reaches exactly the optimum's extra steps when its
+/// reach allows them (and never passes them with half the reach).
+#[test]
+fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
+    use ghosts::internals::mapf::Instance;
+    use ghosts::internals::mapf::sat::Deadline;
+    use ghosts::internals::mapf::soc::encoding::{Session, Sessions};
+    use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
+
+    let mut rng = SplitMix64::new(1719);
+    let (mut compared, mut pairs_above, mut bound_above) = (0, 0, 0);
+    while compared < 400 {
+        let agents = 2 + rng.below(4);
+        let width = 2 + rng.below(3);
+        let height = 2 + rng.below(3);
+        let walls = [0, 10, 25][rng.below(3)];
+        let Some(dataset) = random_instance(&mut rng, width, height, agents, walls, |cells| {
+            let placements: usize = (0..agents).map(|i| cells.saturating_sub(i)).product();
+            cells <= 16 && placements <= 40_000
+        }) else {
+            continue;
+        };
+        let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
+        let Some(optimum) = reference_soc(grid, starts, goals) else {
+            continue;
+        };
+        let distance = |a: usize| u64::from(grid.distances(goals[a], None)[starts[a].index()]);
+        let gap = optimum - (0..agents).map(distance).sum::<u64>();
+        let gap = u32::try_from(gap).unwrap();
+        let instance = Instance::new(grid, starts, goals);
+        let context = || draw(&dataset);
+        let bound = pairwise_bound(
+            &instance,
+            64,
+            u64::MAX,
+            &Sessions::new(true, Deadline(None)),
+        );
+        for a in 0..agents {
+            for b in a + 1..agents {
+                let pair = reference_soc(grid, &[starts[a], starts[b]], &[goals[a], goals[b]])
+                    .unwrap()
+                    - distance(a)
+                    - distance(b);
+                let found = bound
+                    .pairs
+                    .iter()
+                    .find(|p| (p.first, p.second) == (a, b))
+                    .map_or(0, |p| u64::from(p.extra));
+                assert_eq!(found, pair, "pair {a} {b}\n{}", context());
+            }
+        }
+        assert!(bound.extra <= gap, "{} > {gap}\n{}", bound.extra, context());
+        let everyone: Vec<usize> = (0..agents).collect();
+        let mut session = Session::new(&instance, &everyone, gap, Deadline(None), &bound.pairs);
+        assert_eq!(session.raise(&instance), gap, "{}", context());
+        let mut session = Session::new(&instance, &everyone, gap / 2, Deadline(None), &[]);
+        assert!(session.raise(&instance) <= gap, "{}", context());
+        pairs_above += usize::from(!bound.pairs.is_empty());
+        bound_above += usize::from(bound.extra > 0 && bound.extra < gap);
+        compared += 1;
+    }
+    // Pairs that take extra steps, and bounds strictly between 0 and the optimum.
+    assert!(pairs_above > 50, "{pairs_above}");
+    assert!(bound_above > 5, "{bound_above}");
 }

@@ -45,6 +45,7 @@ use std::collections::HashMap;
 use crate::mapf::Instance;
 use crate::moves::Options;
 
+use super::pairwise::Pair;
 use super::planning::distances;
 use crate::mapf::sat::{Deadline, Solver, solver_until};
 
@@ -97,7 +98,7 @@ fn longest(instance: &Instance<'_>) -> u32 {
 #[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 pub fn decide(instance: &Instance<'_>, delta: u32) -> Decision {
     let everyone: Vec<usize> = (0..instance.starts.len()).collect();
-    Session::new(instance, &everyone, delta, Deadline::default()).decide(instance, delta)
+    Session::new(instance, &everyone, delta, Deadline::default(), &[]).decide(instance, delta)
 }
 
 /// The variables of one agent at one time: `(cell, variable)` sorted by cell.
@@ -128,15 +129,40 @@ pub struct Session {
     excess: Vec<i32>,
     options: Options,
     deadline: Deadline,
+    /// The pairwise bounds given to the session (clauses for those among its agents).
+    pairs: Vec<Pair>,
+    /// The unary sums of the core-guided bound ([`Session::raise`]): every agent's count
+    /// of extra steps, then one sum per core of more than one sum found.
+    sums: Vec<Sum>,
+    /// Cores found: every plan within the reach has at least this many extra steps.
+    cores: u32,
+    /// The agents encoded have a plan of `cores` extra steps (found by
+    /// [`Session::raise`] since the last agents were added).
+    settled: bool,
+}
+
+/// A unary sum of the core-guided bound: `outputs[k]` is forced true by at least k + 1
+/// of its inputs, and its first `paid` outputs are counted in the cores found already.
+#[derive(Debug, Clone)]
+struct Sum {
+    outputs: Vec<i32>,
+    paid: usize,
 }
 
 impl Session {
     /// The encoding of the agents `agents` of `instance` within reach of `reach` extra
-    /// steps, in a solver that gives up at `deadline`.
+    /// steps, in a solver that gives up at `deadline`, with the clauses of the pairwise
+    /// bounds `pairs` ([`super::pairwise`]) between the agents encoded.
     ///
     /// # Complexity
-    /// See the module documentation.
-    pub fn new(instance: &Instance<'_>, agents: &[usize], reach: u32, deadline: Deadline) -> Self {
+    /// See the module documentation, plus O(w) clauses per pair of weight w.
+    pub fn new(
+        instance: &Instance<'_>,
+        agents: &[usize],
+        reach: u32,
+        deadline: Deadline,
+        pairs: &[Pair],
+    ) -> Self {
         let longest = longest(instance) as usize;
         let mut session = Session {
             solver: solver_until(deadline),
@@ -151,6 +177,10 @@ impl Session {
             excess: Vec::new(),
             options: Options::new(instance.grid),
             deadline,
+            pairs: pairs.to_vec(),
+            sums: Vec::new(),
+            cores: 0,
+            settled: false,
         };
         session.add(instance, agents);
         session
@@ -194,6 +224,7 @@ impl Session {
             return;
         }
         let old = self.layers.len();
+        self.settled = false;
         let mut at_cell: Vec<Vec<(u32, i32)>> = vec![Vec::new(); self.horizon + 1];
         for &a in agents {
             self.add_agent(instance, a, &mut at_cell);
@@ -233,6 +264,45 @@ impl Session {
             },
         );
         self.last_var = last_var;
+        self.pair_clauses(old);
+    }
+
+    /// The clauses of the pairwise bounds between two agents encoded, one of them at
+    /// position `old` or later in [`Session::agents`] (added since): x_a + x_b >= w as
+    /// e(a, k + 1) or e(b, w - k) for k in 0..w, e past the reach being false (an agent
+    /// of the session takes at most the reach).
+    fn pair_clauses(&mut self, old: usize) {
+        let position = |agents: &[usize], a: usize| agents.iter().position(|&b| b == a);
+        for pair in &self.pairs {
+            let (Some(i), Some(j)) = (
+                position(&self.agents, pair.first),
+                position(&self.agents, pair.second),
+            ) else {
+                continue;
+            };
+            if i < old && j < old {
+                continue;
+            }
+            let count = |agent: usize, k: u32| -> Option<i32> {
+                self.counts[agent]
+                    .get((k as usize).checked_sub(1)?)
+                    .copied()
+            };
+            for k in 0..pair.extra {
+                let clause: Vec<i32> = [count(i, k + 1), count(j, pair.extra - k)]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                if clause.is_empty() {
+                    // Beyond the reach of both: no budget of the session is possible.
+                    self.last_var += 1;
+                    self.solver.add_clause([self.last_var]);
+                    self.solver.add_clause([-self.last_var]);
+                } else {
+                    self.solver.add_clause(clause);
+                }
+            }
+        }
     }
 
     /// Agent `a`'s variables and its own clauses (start, goal, moves, cost), its
@@ -315,6 +385,10 @@ impl Session {
         let pairs: usize = layers.iter().map(Vec::len).sum();
         self.counted += pairs as u64 + 2 * u64::from(self.reach) + 1;
         self.agents.push(a);
+        self.sums.push(Sum {
+            outputs: count.clone(),
+            paid: 0,
+        });
         self.counts.push(count);
         self.layers.push(layers);
     }
@@ -330,7 +404,8 @@ impl Session {
     pub fn decide(&mut self, instance: &Instance<'_>, delta: u32) -> Decision {
         if delta > self.reach {
             let agents = std::mem::take(&mut self.agents);
-            *self = Session::new(instance, &agents, delta, self.deadline);
+            let pairs = std::mem::take(&mut self.pairs);
+            *self = Session::new(instance, &agents, delta, self.deadline, &pairs);
         }
         let assumption = self.excess.get(delta as usize).map(|&over| -over);
         loop {
@@ -351,6 +426,77 @@ impl Session {
                 self.solver.add_clause(clause);
             }
         }
+    }
+
+    /// A lower bound on the extra steps of the agents encoded, raised by unsatisfiable
+    /// cores (OLL: Morgado, Dodaro and Marques-Silva, "Core-guided MaxSAT with soft
+    /// cardinality constraints", CP 2014; Andres, Kaufmann, Matheis and Schaub,
+    /// "Unsatisfiability-based optimization in clasp", ICLP 2012) until a plan meets it
+    /// or the deadline passes: min(cores, reach + 1).
+    ///
+    /// Each sum (first every agent's count of extra steps) is assumed to have no more
+    /// true outputs than it has paid. An unsatisfiable answer names the failed
+    /// assumptions, a core: at least one of those sums takes one more, so the bound rises
+    /// by one, each of them pays one more output, and a new sum over the outputs just paid
+    /// (when more than one) has its first output paid: a second true one among them
+    /// costs one more again. A model under every assumption is a plan with `cores` extra
+    /// steps (after the swap clauses), the least of the agents encoded. The reach bounds
+    /// every agent's extra steps, which no plan of at most `reach` extra steps in all
+    /// passes, so the cores bound the plans within the reach: every plan has at least
+    /// min(cores, reach + 1) extra steps. The state stays from call to call: agents
+    /// added later only add clauses, so every core found stays one.
+    ///
+    /// # Complexity
+    /// One incremental SAT call per core and per round of swap clauses.
+    pub fn raise(&mut self, instance: &Instance<'_>) -> u32 {
+        while !self.settled && self.cores <= self.reach {
+            let assumptions: Vec<i32> = self
+                .sums
+                .iter()
+                .filter_map(|sum| sum.outputs.get(sum.paid).map(|&o| -o))
+                .collect();
+            match self.solver.solve_with(assumptions.iter().copied()) {
+                None => break,
+                Some(true) => {
+                    let paths = self.paths(instance);
+                    let swaps = self.swaps(&paths);
+                    if swaps.is_empty() {
+                        self.settled = true;
+                    }
+                    for clause in swaps {
+                        self.solver.add_clause(clause);
+                    }
+                }
+                Some(false) => {
+                    let mut paid: Vec<Vec<i32>> = Vec::new();
+                    for sum in &mut self.sums {
+                        if let Some(&o) = sum.outputs.get(sum.paid) {
+                            if self.solver.failed(-o) {
+                                paid.push(vec![o]);
+                                sum.paid += 1;
+                            }
+                        }
+                    }
+                    if paid.is_empty() {
+                        // No plan within the reach at all.
+                        self.cores = self.reach + 1;
+                        break;
+                    }
+                    self.cores += 1;
+                    if paid.len() > 1 {
+                        let mut last_var = self.last_var;
+                        let outputs =
+                            totalize(&mut self.solver, paid, self.reach as usize + 1, &mut || {
+                                last_var += 1;
+                                last_var
+                            });
+                        self.last_var = last_var;
+                        self.sums.push(Sum { outputs, paid: 1 });
+                    }
+                }
+            }
+        }
+        self.cores.min(self.reach + 1)
     }
 
     fn is_true(&self, layer: &Layer, cell: u32) -> bool {
@@ -520,6 +666,13 @@ pub struct Sessions {
     incremental: bool,
     deadline: Deadline,
     kept: Option<Session>,
+    /// The pairwise bounds every session built from now on is given.
+    pairs: Vec<Pair>,
+    /// Whether each decision first raises the core-guided bound ([`Session::raise`]).
+    core_guided: bool,
+    /// The bound the last decision proved when it answered impossible (0: none beyond
+    /// its budget).
+    proven: u32,
 }
 
 impl Sessions {
@@ -529,7 +682,42 @@ impl Sessions {
             incremental,
             deadline,
             kept: None,
+            pairs: Vec::new(),
+            core_guided: false,
+            proven: 0,
         }
+    }
+
+    /// Sessions that first raise the core-guided bound of their agents
+    /// ([`Session::raise`]) before they decide a budget below it.
+    pub fn core_guided(incremental: bool, deadline: Deadline) -> Self {
+        Sessions {
+            core_guided: true,
+            ..Sessions::new(incremental, deadline)
+        }
+    }
+
+    /// The extra steps the last decision proved every plan takes when it answered
+    /// [`Decision::Impossible`] (of the agents decided: a bound for the whole instance
+    /// too); 0 when it proved only its own budget impossible.
+    pub fn proven(&self) -> u32 {
+        self.proven
+    }
+
+    /// Sessions as these (incremental or not, core-guided or not, the same deadline),
+    /// with no session and no pairwise bounds.
+    pub fn fresh(&self) -> Self {
+        Sessions {
+            core_guided: self.core_guided,
+            ..Sessions::new(self.incremental, self.deadline)
+        }
+    }
+
+    /// Gives the pairwise bounds `pairs` ([`super::pairwise`]) to every session built
+    /// from now on, as clauses (the kept one, if any, is dropped).
+    pub fn set_pairs(&mut self, pairs: Vec<Pair>) {
+        self.kept = None;
+        self.pairs = pairs;
     }
 
     /// Decides whether the agents `agents` of `instance` (distinct) have a plan with at
@@ -588,10 +776,22 @@ impl Sessions {
                         return Err(TooLarge { variables });
                     }
                 }
-                Session::new(instance, agents, reach, self.deadline)
+                Session::new(instance, agents, reach, self.deadline, &self.pairs)
             }
         };
-        let decision = match session.decide(instance, delta) {
+        self.proven = 0;
+        let raised = if self.core_guided {
+            session.raise(instance)
+        } else {
+            0
+        };
+        let decision = if raised > delta {
+            self.proven = raised;
+            Decision::Impossible
+        } else {
+            session.decide(instance, delta)
+        };
+        let decision = match decision {
             Decision::Plan(paths) => {
                 // The session's order to the caller's.
                 let mut ordered = vec![Vec::new(); agents.len()];

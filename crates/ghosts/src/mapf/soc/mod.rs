@@ -16,7 +16,13 @@
 //!    smaller one being proved impossible; an incumbent of cost LB + Delta ends the
 //!    loop at Delta. The SAT decisions of successive budgets on the same agents share
 //!    one solver ([`encoding::Session`]: the budget is an assumption, so what CaDiCaL
-//!    learnt on Delta stays for Delta + 1).
+//!    learnt on Delta stays for Delta + 1);
+//! 3. two lower bounds skip budgets: before the first SAT decision, the pairwise bound
+//!    ([`pairwise`]: the exact extra steps of every two agents that may meet, combined by
+//!    a minimum weighted vertex cover), whose pairs also go into every SAT session as
+//!    clauses; and in each SAT session, the core-guided bound of its agents
+//!    ([`encoding::Session::raise`]), raised by unsatisfiable cores until it meets a
+//!    plan of those agents.
 //!
 //! Each technique can be switched off in [`Techniques`], so the tests compare the answer
 //! with and without it.
@@ -27,6 +33,7 @@
 
 pub mod core;
 pub mod encoding;
+pub mod pairwise;
 pub mod planning;
 
 use grid_core::limits::MIB;
@@ -37,6 +44,10 @@ use encoding::Decision;
 
 /// Priority orders prioritized planning tries per budget.
 const PLANNING_ATTEMPTS: usize = 8;
+
+/// The most extra steps a pair's bound is decided up to ([`pairwise`]) when no plan
+/// is known to give a smaller cap.
+const PAIR_CAP: u32 = 64;
 
 /// Which techniques decide each budget (all on by default).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +60,12 @@ pub struct Techniques {
     /// One SAT session for the successive budgets on the same agents
     /// ([`encoding::Sessions`]) rather than a fresh encoding and solver per budget.
     pub incremental: bool,
+    /// The pairwise lower bound ([`pairwise`]): the budgets start at it once planning
+    /// has failed, and its pairs go into the SAT sessions as clauses.
+    pub pairwise: bool,
+    /// The core-guided bound of each SAT session ([`encoding::Session::raise`]): the
+    /// budgets below it are skipped.
+    pub core_guided: bool,
 }
 
 impl Default for Techniques {
@@ -57,6 +74,8 @@ impl Default for Techniques {
             planning: true,
             core: true,
             incremental: true,
+            pairwise: true,
+            core_guided: true,
         }
     }
 }
@@ -209,8 +228,13 @@ pub fn solve_within(
     let room = budget.saturating_sub(distance_bytes.saturating_mul(2).saturating_add(map_bytes));
     let mut in_core = vec![false; k];
     let mut delta = 0u32;
+    let mut paired = false;
     let stop = within.stop;
-    let mut sessions = encoding::Sessions::new(techniques.incremental, within.deadline);
+    let mut sessions = if techniques.core_guided {
+        encoding::Sessions::core_guided(techniques.incremental, within.deadline)
+    } else {
+        encoding::Sessions::new(techniques.incremental, within.deadline)
+    };
     let everyone: Vec<usize> = (0..k).collect();
     // Every budget below `delta` is proved impossible: LB + delta is the proven bound
     // whenever the loop stops.
@@ -243,6 +267,25 @@ pub fn solve_within(
                 None => {
                     let room = room.saturating_sub(need);
                     let max_variables = room / super::sat::BYTES_PER_VARIABLE;
+                    if techniques.pairwise && !paired {
+                        // Once, before the first SAT decision: planning settles most
+                        // instances without it.
+                        paired = true;
+                        let gap = incumbent.as_ref().map_or(PAIR_CAP, |best| {
+                            u32::try_from(best.cost - lower_bound).unwrap_or(u32::MAX)
+                        });
+                        let bound = pairwise::pairwise_bound(
+                            &instance,
+                            gap.min(PAIR_CAP),
+                            max_variables,
+                            &sessions,
+                        );
+                        sessions.set_pairs(bound.pairs);
+                        if bound.extra > delta {
+                            delta = bound.extra;
+                            continue;
+                        }
+                    }
                     let too_large = |variables: u64| {
                         over(format!(
                             "about {} MiB for the SAT encoding of {delta} extra steps ({variables} \
@@ -282,7 +325,8 @@ pub fn solve_within(
                     paths,
                 }));
             }
-            delta += 1;
+            // Budgets the decision proved impossible beyond its own.
+            delta = (delta + 1).max(sessions.proven());
         }
     };
     match budgets() {
