@@ -41,10 +41,11 @@ fn draw(dataset: &Dataset) -> String {
     )
 }
 
-/// Every combination of the switches `planning` and `core` with the incremental SAT
-/// sessions and both lower bounds, the bounds alone and off once each (with planning and
-/// the core), and the fresh encoding per budget once (on all agents, without planning:
-/// every budget by SAT), so that each way of deciding a budget meets the reference.
+/// Every combination of the switches `planning` and `core` (in groups) with the
+/// incremental SAT sessions and both lower bounds, the bounds alone and off once each
+/// (with planning and the core), the core as one group once, and the fresh encoding per
+/// budget once (on all agents, without planning: every budget by SAT), so that each way
+/// of deciding a budget meets the reference.
 fn every_technique() -> Vec<Techniques> {
     let mut all = Vec::new();
     for planning in [false, true] {
@@ -52,6 +53,7 @@ fn every_technique() -> Vec<Techniques> {
             all.push(Techniques {
                 planning,
                 core,
+                groups: core,
                 ..Techniques::default()
             });
         }
@@ -64,8 +66,13 @@ fn every_technique() -> Vec<Techniques> {
         });
     }
     all.push(Techniques {
+        groups: false,
+        ..Techniques::default()
+    });
+    all.push(Techniques {
         planning: false,
         core: false,
+        groups: false,
         incremental: false,
         ..Techniques::default()
     });

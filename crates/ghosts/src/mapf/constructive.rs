@@ -338,8 +338,9 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// One search per agent over shared reservations.
-struct Planner<'i, 'a> {
+/// One search per agent over shared reservations: the makespan's planning above, and the
+/// sum of costs' ([`super::soc::planning`]), which gives each agent a deadline of its own.
+pub(crate) struct Planner<'i, 'a> {
     instance: &'i Instance<'a>,
     options: Options,
     horizon: u32,
@@ -356,7 +357,8 @@ struct Planner<'i, 'a> {
 }
 
 impl<'i, 'a> Planner<'i, 'a> {
-    fn new(instance: &'i Instance<'a>, horizon: u32) -> Self {
+    /// No agent planned yet; every path will have `horizon + 1` cells.
+    pub(crate) fn new(instance: &'i Instance<'a>, horizon: u32) -> Self {
         let cells = instance.grid.cell_count();
         Planner {
             instance,
@@ -372,42 +374,54 @@ impl<'i, 'a> Planner<'i, 'a> {
     }
 
     /// Forgets every path.
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.reservations.remove_all(&self.paths);
         self.paths.iter_mut().for_each(Vec::clear);
     }
 
-    /// Takes `path` as agent `a`'s.
-    fn reserve(&mut self, a: usize, path: Vec<u32>) {
+    /// Takes `path` (its cell at 0..=T) as agent `a`'s.
+    pub(crate) fn reserve(&mut self, a: usize, path: Vec<u32>) {
         self.reservations.add(a as u32, &path);
         self.paths[a] = path;
+    }
+
+    /// Every agent's path so far (empty: not planned).
+    pub(crate) fn into_paths(self) -> Vec<Vec<u32>> {
+        self.paths
     }
 
     /// Plans agent `a` around the reservations and reserves its path; false when it has
     /// none (or its search passed [`SEARCH_NODES`]).
     fn plan(&mut self, a: usize) -> bool {
-        let path = self.search(a);
+        self.plan_by(a, self.horizon).is_some()
+    }
+
+    /// Plans agent `a` around the reservations, home for good by `deadline` (at most the
+    /// horizon) at the earliest time it can, and reserves its path (padded with its goal
+    /// to the horizon): that time, its cost under the sum of costs. `None` when it has no
+    /// such path (or its search passed [`SEARCH_NODES`]).
+    ///
+    /// # Complexity
+    /// As one agent's search in the module documentation.
+    pub(crate) fn plan_by(&mut self, a: usize, deadline: u32) -> Option<u32> {
+        let found = self.search(a, deadline.min(self.horizon));
         self.states.clear();
         self.index.clear();
         self.queue.clear();
-        match path {
-            Some(path) => {
-                self.reserve(a, path);
-                true
-            }
-            None => false,
-        }
+        let (path, arrival) = found?;
+        self.reserve(a, path);
+        Some(arrival)
     }
 
-    /// The search of the module documentation for agent `a`.
-    fn search(&mut self, a: usize) -> Option<Vec<u32>> {
-        let horizon = self.horizon;
+    /// The search of the module documentation for agent `a`, home by `deadline`: its path
+    /// and the time it enters home for good.
+    fn search(&mut self, a: usize, deadline: u32) -> Option<(Vec<u32>, u32)> {
         let cells = self.instance.grid.cell_count() as u64;
         let goal = self.instance.goals[a].index() as u32;
         let start = self.instance.starts[a].index() as u32;
         let dist = self.instance.distances(a);
         let key = |cell: u32, from: u32| u64::from(from) * cells + u64::from(cell);
-        if self.reservations.agent_at(start, 0).is_some() || dist[start as usize] > horizon {
+        if self.reservations.agent_at(start, 0).is_some() || dist[start as usize] > deadline {
             return None;
         }
         // The agent cannot stay home before the last time another one passes there: a
@@ -437,15 +451,15 @@ impl<'i, 'a> Planner<'i, 'a> {
                 continue; // entered earlier since: this entry is stale
             }
             if v == goal && self.reservations.free_from(goal, time) {
-                return Some(self.path(state, horizon));
+                return Some((self.path(state, self.horizon), time));
             }
             // The agent may wait on v until `last` (the step before someone comes).
-            let last = self.reservations.safe_until(v, time).min(horizon);
+            let last = self.reservations.safe_until(v, time).min(deadline);
             for &u in self.options.of(v) {
                 if u == v {
                     continue;
                 }
-                let (first, window_end) = (time + 1, last.saturating_add(1).min(horizon));
+                let (first, window_end) = (time + 1, last.saturating_add(1).min(deadline));
                 if first > window_end {
                     continue;
                 }
@@ -467,7 +481,7 @@ impl<'i, 'a> Planner<'i, 'a> {
                         continue;
                     }
                     let estimate = enter.saturating_add(dist[u as usize]);
-                    if estimate > horizon {
+                    if estimate > deadline {
                         break; // later intervals enter later still
                     }
                     let at = key(u, from);

@@ -10,7 +10,9 @@
 //! 2. the lower bound LB = the sum of the single-agent distances; budgets
 //!    Delta = 0, 1, 2, ... of extra steps, each decided exactly: prioritized planning
 //!    within the budget ([`planning`]) and, when it fails, the SAT decision of
-//!    [`encoding`] on a growing core of agents ([`core`]) or on all of them. With Delta
+//!    [`encoding`] on a growing core of agents ([`core`]), split into groups decided
+//!    apart whose least extra steps add up ([`core::Groups`]: a sum past Delta proves
+//!    it impossible, and the loop goes on from that sum), or on all of them. With Delta
 //!    extra steps every agent is home by its distance plus Delta, so the horizon
 //!    max d_a + Delta suffices. The first Delta with a plan gives the optimum, every
 //!    smaller one being proved impossible; an incumbent of cost LB + Delta ends the
@@ -57,6 +59,9 @@ pub struct Techniques {
     /// The SAT decision on a growing core of agents ([`core`]) rather than on all of
     /// them.
     pub core: bool,
+    /// The core decided as groups of agents apart, each by its own SAT decisions
+    /// ([`core::Groups`]), rather than as one (with `core` only).
+    pub groups: bool,
     /// One SAT session for the successive budgets on the same agents
     /// ([`encoding::Sessions`]) rather than a fresh encoding and solver per budget.
     pub incremental: bool,
@@ -73,6 +78,7 @@ impl Default for Techniques {
         Techniques {
             planning: true,
             core: true,
+            groups: true,
             incremental: true,
             pairwise: true,
             core_guided: true,
@@ -235,6 +241,7 @@ pub fn solve_within(
     } else {
         encoding::Sessions::new(techniques.incremental, within.deadline)
     };
+    let mut groups = core::Groups::new(techniques.incremental, within.deadline);
     let everyone: Vec<usize> = (0..k).collect();
     // Every budget below `delta` is proved impossible: LB + delta is the proven bound
     // whenever the loop stops.
@@ -258,10 +265,12 @@ pub fn solve_within(
                     need.div_ceil(MIB)
                 )));
             } else if techniques.planning {
-                planning::plan_all(&instance, delta, horizon, PLANNING_ATTEMPTS)
+                planning::plan_all(&instance, delta, horizon, PLANNING_ATTEMPTS, stop)
             } else {
                 None
             };
+            // The least budget not proved impossible after this one.
+            let mut next = delta + 1;
             let decision = match paths {
                 Some(paths) => Decision::Plan(paths),
                 None => {
@@ -295,7 +304,19 @@ pub fn solve_within(
                                 .div_ceil(MIB)
                         ))
                     };
-                    if techniques.core {
+                    if techniques.core && techniques.groups {
+                        match groups
+                            .decide(&instance, delta, horizon, max_variables)
+                            .map_err(|e| too_large(e.variables))?
+                        {
+                            core::Grouped::Plan(paths) => Decision::Plan(paths),
+                            core::Grouped::AtLeast(least) => {
+                                next = least;
+                                Decision::Impossible
+                            }
+                            core::Grouped::Stopped => Decision::Stopped,
+                        }
+                    } else if techniques.core {
                         core::decide_in(
                             &instance,
                             delta,
@@ -326,7 +347,7 @@ pub fn solve_within(
                 }));
             }
             // Budgets the decision proved impossible beyond its own.
-            delta = (delta + 1).max(sessions.proven());
+            delta = next.max(sessions.proven());
         }
     };
     match budgets() {
