@@ -185,11 +185,12 @@ fn run(way: Way) -> FinderOptions {
 
 /// The finder's runs, in order, with their shares of the finder's time. Why several:
 /// they solve different levels. Measured on the finder alone, 3 CPU seconds a level
-/// (`examples/finder.rs`), XSokoban 90: nearest-goal, no features: 1, 2, 3, 17, 38, 78
-/// (the shortest solutions: 97 pushes on level 1); matching, cycling, corral deadlocks:
-/// 1, 2, 3, 17, 38, 58, 65, 78, 79, 80, 83, 84; nearest-goal with cycling: 1, 2, 7, 17,
-/// 38, 65, 78, 79, 82, 83, 84; matching with cycling, no corral deadlocks ([`LAST_CHANCE`]):
-/// 49 besides. Together: 15.
+/// (`examples/finder.rs`), XSokoban 90, goal-room macros on: nearest-goal, no features:
+/// 1, 2, 3, 6, 17, 38, 78 (97 pushes on level 1); matching, cycling, corral deadlocks:
+/// 1, 2, 3, 5, 6, 17, 38, 58, 65, 78, 79, 80, 82, 83, 84; nearest-goal with cycling:
+/// 1, 2, 5, 6, 7, 17, 38, 65, 78, 79, 82, 83, 84;
+/// weighted A* on the matching with cycling, no corral deadlocks ([`LAST_CHANCE`]): 49
+/// besides. Together: 17 (15 without the macros).
 const PORTFOLIO: [(f64, Way); 3] = [
     (
         0.25,
@@ -222,7 +223,7 @@ const PORTFOLIO: [(f64, Way); 3] = [
 
 /// The runs of [`last_chance`]: the portfolio's second and third with more time, and
 /// weighted A* on the matching with cycling but no corral deadlocks (XSokoban at 3 CPU s:
-/// 13 levels, 7 and 49 among them, with shorter solutions: 126 pushes on level 7).
+/// 16 levels, 7 and 49 among them, with shorter solutions: 126 pushes on level 7).
 const LAST_CHANCE: [Way; 3] = [
     PORTFOLIO[1].1,
     PORTFOLIO[2].1,
