@@ -177,6 +177,7 @@ impl Encoding {
         let mut at_cell: Vec<Vec<(u32, i32)>> = vec![Vec::new(); t_max + 1];
         for a in 0..instance.starts.len() {
             if deadline.passed() {
+                drop_off_the_clock(solver, deadline);
                 return None;
             }
             let from_start = grid.distances(instance.starts[a], None);
@@ -217,6 +218,7 @@ impl Encoding {
         // Vertex conflicts, cell by cell and step by step.
         for mut vars in at_cell {
             if deadline.passed() {
+                drop_off_the_clock(solver, deadline);
                 return None;
             }
             vars.sort_unstable();
