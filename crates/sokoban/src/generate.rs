@@ -114,16 +114,7 @@ pub fn random_level(
             };
         }
     }
-    let mut text = "#".repeat(width + 2);
-    text.push('\n');
-    for row in inner.chunks(width) {
-        text.push('#');
-        text.push_str(&String::from_utf8_lossy(row));
-        text.push_str("#\n");
-    }
-    text.push_str(&"#".repeat(width + 2));
-    text.push('\n');
-    text
+    walled(&inner, width)
 }
 
 /// One random level of `boxes` boxes (clamped to 1..=6) whose goals all lie in a goal
@@ -197,16 +188,7 @@ pub fn goal_room_level(rng: &mut SplitMix64, boxes: usize) -> String {
         }
         inner[player] = b'@';
     }
-    let mut text = "#".repeat(width + 2);
-    text.push('\n');
-    for row in inner.chunks(width) {
-        text.push('#');
-        text.push_str(&String::from_utf8_lossy(row));
-        text.push_str("#\n");
-    }
-    text.push_str(&"#".repeat(width + 2));
-    text.push('\n');
-    text
+    walled(&inner, width)
 }
 
 /// `count` levels from `seed` with 1 to `max_boxes` boxes, as one collection whose titles
@@ -221,6 +203,20 @@ pub fn collection(seed: u64, count: usize, max_boxes: usize, max_side: usize) ->
         text.push_str(&random_level(&mut rng, boxes, max_side, walls));
         text.push('\n');
     }
+    text
+}
+
+/// The XSB text of the `width`-wide rows `inner`, inside a wall all round.
+fn walled(inner: &[u8], width: usize) -> String {
+    let mut text = "#".repeat(width + 2);
+    text.push('\n');
+    for row in inner.chunks(width) {
+        text.push('#');
+        text.push_str(&String::from_utf8_lossy(row));
+        text.push_str("#\n");
+    }
+    text.push_str(&"#".repeat(width + 2));
+    text.push('\n');
     text
 }
 
