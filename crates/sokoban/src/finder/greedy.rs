@@ -362,8 +362,8 @@ pub(super) fn search(
         // The moves of the state: (box, where it ends, where the player then stands,
         // pushes).
         moves.clear();
-        for i in 0..k {
-            let cell = CellId::new(usize::from(boxes[i]));
+        for (i, &b) in boxes.iter().enumerate() {
+            let cell = CellId::new(usize::from(b));
             if barrier.is_some_and(|barrier| barrier.binary_search(&cell).is_err()) {
                 continue;
             }
