@@ -241,7 +241,7 @@ pub fn solve_within(
     } else {
         encoding::Sessions::new(techniques.incremental, within.deadline)
     };
-    let mut groups = core::Groups::new(techniques.incremental, within.deadline);
+    let mut groups = core::Groups::new();
     let everyone: Vec<usize> = (0..k).collect();
     // Every budget below `delta` is proved impossible: LB + delta is the proven bound
     // whenever the loop stops.
@@ -306,7 +306,7 @@ pub fn solve_within(
                     };
                     if techniques.core && techniques.groups {
                         match groups
-                            .decide(&instance, delta, horizon, max_variables)
+                            .decide(&instance, delta, horizon, max_variables, &sessions)
                             .map_err(|e| too_large(e.variables))?
                         {
                             core::Grouped::Plan(paths) => Decision::Plan(paths),
