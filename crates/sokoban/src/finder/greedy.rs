@@ -37,6 +37,7 @@ use std::collections::BTreeMap;
 
 use grid_core::{CellId, Dir};
 
+use super::advisor::PackingAdvisor;
 use super::corral::Corrals;
 use super::corral_deadlock::CorralDeadlocks;
 use super::goal_room::GoalRooms;
@@ -266,12 +267,12 @@ pub(super) fn search(
         Open::Ordered(Buckets::default())
     };
     let (gw, hw) = (u64::from(options.g_weight), u64::from(options.h_weight));
-    let rank = if options.packing || options.goal_rooms {
+    let rank = if options.packing || options.goal_rooms || options.advisor {
         super::packing::ranks(level)
     } else {
         Vec::new()
     };
-    let order: Vec<CellId> = if options.packing {
+    let order: Vec<CellId> = if options.packing || options.advisor {
         let mut order: Vec<CellId> = level.goals().to_vec();
         order.sort_by_key(|g| rank[g.index()]);
         order
@@ -314,6 +315,8 @@ pub(super) fn search(
 
     let mut boxes = vec![0u16; k];
     let mut child = vec![0u16; k + 1];
+    let mut moves: Vec<(usize, CellId, CellId, u32)> = Vec::new();
+    let mut advisor = options.advisor.then(|| PackingAdvisor::new(level));
     let mut expanded = 0u64;
     while let Some(state) = queue.pop(&mut budget) {
         expanded += 1;
@@ -356,8 +359,11 @@ pub(super) fn search(
         if let Some(rooms) = rooms.as_mut() {
             rooms.look(&board, &boxes);
         }
-        for i in 0..k {
-            let cell = CellId::new(usize::from(boxes[i]));
+        // The moves of the state: (box, where it ends, where the player then stands,
+        // pushes).
+        moves.clear();
+        for (i, &b) in boxes.iter().enumerate() {
+            let cell = CellId::new(usize::from(b));
             if barrier.is_some_and(|barrier| barrier.binary_search(&cell).is_err()) {
                 continue;
             }
@@ -391,6 +397,15 @@ pub(super) fn search(
                         }
                     }
                 };
+                moves.push((i, to, standing, length));
+            }
+        }
+        if let Some(advisor) = advisor.as_mut() {
+            advisor.advise(&board, &order, &boxes, &mut occupied, player, &mut moves);
+        }
+        for &(i, to, standing, length) in &moves {
+            let cell = CellId::new(usize::from(boxes[i]));
+            {
                 occupied[cell.index()] = false;
                 occupied[to.index()] = true;
                 let mut skip = freeze.deadlocked(&board, &occupied, to)

@@ -13,6 +13,8 @@
 //! - `corral`: PI-corral pruning, only the pushes into a walled-off region that must be
 //!   entered;
 //! - `corral_deadlock`: pushes that shut a corral whose boxes can never all reach goals;
+//! - `advisor`: FESS's packing advisor, a box sent to the next goal of the packing order
+//!   as one move;
 //! - `goal_room`: a box at a goal room's door sent to its goal as one move;
 //! - `box_path`: the pushes that take one box from square to square;
 //! - `store`: the states seen and the memory budget;
@@ -22,6 +24,7 @@
 //! Methods never read the clock: the caller passes a stop check, called every few hundred
 //! expansions, and a memory bound in bytes.
 
+mod advisor;
 pub(crate) mod anytime;
 mod box_path;
 mod corral;
@@ -77,6 +80,10 @@ pub struct Options {
     /// Send a box at a goal room's entrance to its goal in one move, and push no box in
     /// a room whose boxes all stand on goals (`goal_room`).
     pub goal_rooms: bool,
+    /// FESS's packing advisor: besides the pushes, a state gets the moves that take a
+    /// box to the next goal of the packing order in one edge (`advisor`), whether or
+    /// not the packing is a feature.
+    pub advisor: bool,
 }
 
 /// The estimate of the pushes left that guides the search.
@@ -102,6 +109,7 @@ impl Default for Options {
             cycling: false,
             corral_deadlocks: false,
             goal_rooms: false,
+            advisor: false,
         }
     }
 }

@@ -258,3 +258,41 @@ fn goal_room_macros_keep_solvability() {
         "rooms {with_rooms}, solvable {solvable}, solved with the macros {by_macros}"
     );
 }
+
+/// The packing advisor only adds edges: the finder with it (and the portfolio's other
+/// switches) and without it find a solution on the same generated rooms, and its
+/// solutions, macro moves included, replay legally; on Microban too.
+#[test]
+fn the_packing_advisor_keeps_solvability_and_replays() {
+    let with = Options {
+        advisor: true,
+        cycling: true,
+        corral_deadlocks: true,
+        ..Options::default()
+    };
+    same_solvability(2003, 1000, &with, &Options::default());
+    let mut rng = SplitMix64::new(1603);
+    for round in 0..300 {
+        let text = generate::goal_room_level(&mut rng, 1 + round % 4);
+        for level in levels(&text) {
+            check(
+                &level,
+                &Options {
+                    goal_rooms: true,
+                    ..with.clone()
+                },
+            );
+        }
+    }
+    let text = include_str!("../../../../testdata/sokoban/microban-fast.in");
+    for level in levels(text) {
+        let mut calls = 0;
+        if let Ok(found) = find(&level, &with, &mut || {
+            calls += 1;
+            calls > 200
+        }) {
+            let lurd = found.unwrap_or_else(|| panic!("Microban {} is solvable", level.number()));
+            verify(&level, &lurd).unwrap_or_else(|e| panic!("{e}: {lurd}"));
+        }
+    }
+}

@@ -131,10 +131,9 @@ pub fn decide_in(
 ///
 /// The groups and their leasts hold for every Delta (a group's least does not depend on
 /// it), so they are kept from one budget to the next.
+#[derive(Default)]
 pub struct Groups {
     groups: Vec<Group>,
-    incremental: bool,
-    deadline: crate::mapf::sat::Deadline,
 }
 
 /// Agents decided together.
@@ -145,6 +144,9 @@ struct Group {
     least: u32,
     /// Their paths at `least` extra steps (in the order of `agents`), once found.
     plan: Option<Vec<Vec<u32>>>,
+    /// Their SAT decisions, kept for when the group grows: a merge keeps the larger
+    /// group's session and adds the other's agents to it instead of encoding all again.
+    sessions: Option<Sessions>,
 }
 
 /// What [`Groups::decide`] found.
@@ -160,14 +162,9 @@ pub enum Grouped {
 }
 
 impl Groups {
-    /// No group yet; the SAT decisions use incremental sessions when `incremental`, and
-    /// give up at `deadline`.
-    pub fn new(incremental: bool, deadline: crate::mapf::sat::Deadline) -> Self {
-        Groups {
-            groups: Vec::new(),
-            incremental,
-            deadline,
-        }
+    /// No group yet.
+    pub fn new() -> Self {
+        Groups { groups: Vec::new() }
     }
 
     /// The least extra steps of the instance as the groups prove it: the sum of theirs.
@@ -178,8 +175,10 @@ impl Groups {
     /// Decides whether `instance` has a plan with at most `delta` extra steps (paths of
     /// `horizon + 1` cells): the groups' leasts and plans (module documentation above),
     /// then the agents outside them planned around the groups' plans; those that find no
-    /// way join as groups of their own. Each SAT decision builds no encoding of more than
-    /// `max_variables` variables (one decision's session is kept at a time).
+    /// way join as groups of their own. Each group's SAT decisions are made in sessions
+    /// [`Sessions::alike`] `like` (its deadline, its core-guided and pairwise bounds, which
+    /// raise a group's least several steps at once), building no encoding of more than
+    /// `max_variables` variables (each group keeps its session for the next budget).
     ///
     /// # Errors
     /// [`TooLarge`] when a group's encoding would pass `max_variables`.
@@ -193,6 +192,7 @@ impl Groups {
         delta: u32,
         horizon: u32,
         max_variables: u64,
+        like: &Sessions,
     ) -> Result<Grouped, TooLarge> {
         let k = instance.starts.len();
         loop {
@@ -201,19 +201,37 @@ impl Groups {
                 if self.groups[g].plan.is_some() {
                     continue;
                 }
-                let mut sessions = Sessions::new(self.incremental, self.deadline);
                 loop {
                     let least = self.least();
                     if least > delta {
                         return Ok(Grouped::AtLeast(least));
                     }
+                    // The other groups' kept sessions count against the room; when
+                    // they leave too little, they go (they are only a head start).
+                    let others = self.kept_variables(g);
+                    let room = max_variables.saturating_sub(others);
                     let group = &mut self.groups[g];
-                    match sessions.decide(instance, &group.agents, group.least, max_variables)? {
+                    let sessions = group.sessions.get_or_insert_with(|| like.alike());
+                    let decided = match sessions.decide(instance, &group.agents, group.least, room)
+                    {
+                        Err(_) if others > 0 => {
+                            self.drop_sessions_but(g);
+                            let group = &mut self.groups[g];
+                            let sessions = group.sessions.get_or_insert_with(|| like.alike());
+                            sessions.decide(instance, &group.agents, group.least, max_variables)
+                        }
+                        decided => decided,
+                    }?;
+                    let group = &mut self.groups[g];
+                    let sessions = group.sessions.get_or_insert_with(|| like.alike());
+                    match decided {
                         Decision::Plan(paths) => {
                             group.plan = Some(paths);
                             break;
                         }
-                        Decision::Impossible => group.least += 1,
+                        Decision::Impossible => {
+                            group.least = (group.least + 1).max(sessions.proven());
+                        }
                         Decision::Stopped => return Ok(Grouped::Stopped),
                     }
                 }
@@ -245,9 +263,28 @@ impl Groups {
                             agents: vec![a],
                             least: 0,
                             plan: None,
+                            sessions: None,
                         });
                     }
                 }
+            }
+        }
+    }
+
+    /// Variables of the sessions kept by every group but `g`.
+    fn kept_variables(&self, g: usize) -> u64 {
+        let groups = self.groups.iter().enumerate().filter(|&(h, _)| h != g);
+        groups
+            .filter_map(|(_, group)| group.sessions.as_ref())
+            .map(Sessions::variables)
+            .sum()
+    }
+
+    /// Drops the sessions kept by every group but `g`.
+    fn drop_sessions_but(&mut self, g: usize) {
+        for (h, group) in self.groups.iter_mut().enumerate() {
+            if h != g {
+                group.sessions = None;
             }
         }
     }
@@ -349,6 +386,9 @@ impl Groups {
         let (keep, gone) = (g.min(h), g.max(h));
         let part = self.groups.swap_remove(gone);
         let whole = &mut self.groups[keep];
+        if part.agents.len() > whole.agents.len() {
+            whole.sessions = part.sessions;
+        }
         whole.agents.extend(part.agents);
         whole.least += part.least;
         whole.plan = None;

@@ -713,6 +713,20 @@ impl Sessions {
         }
     }
 
+    /// Sessions as these (incremental or not, core-guided or not, the same deadline and
+    /// pairwise bounds), with no session: for another set of agents.
+    pub fn alike(&self) -> Self {
+        Sessions {
+            pairs: self.pairs.clone(),
+            ..self.fresh()
+        }
+    }
+
+    /// Variables of the kept session (0 when none is kept).
+    pub fn variables(&self) -> u64 {
+        self.kept.as_ref().map_or(0, Session::variables)
+    }
+
     /// Gives the pairwise bounds `pairs` ([`super::pairwise`]) to every session built
     /// from now on, as clauses (the kept one, if any, is dropped).
     pub fn set_pairs(&mut self, pairs: Vec<Pair>) {
