@@ -12,7 +12,7 @@
 use std::io;
 use std::time::{Duration, Instant};
 
-use sokoban::internals::solve_counting;
+use sokoban::internals::{Pruning, PushProof, fewest_pushes, solve_counting_by};
 use sokoban::{Collection, Metric, Options};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -21,6 +21,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some("moves") => Metric::Moves,
         _ => Metric::Pushes,
     };
+    // `SOKOBAN_PROOF`: `one` (the exact search alone), `first` (the first phase alone,
+    // the fewest pushes), else both phases.
+    let proof = std::env::var("SOKOBAN_PROOF").unwrap_or_default();
     let (first, last) = match args.get(1) {
         Some(range) => {
             let (a, b) = range.split_once('-').unwrap_or((range, range));
@@ -42,9 +45,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             continue;
         }
         let started = Instant::now();
-        let (answer, stats) = solve_counting(&level, &options);
+        if proof == "first" {
+            let (answer, stats) = fewest_pushes(&level, &options, Pruning::PiCorrals);
+            println!(
+                "{}\t{answer:?}\t{:.2} s\t{stats:?}",
+                level.number(),
+                started.elapsed().as_secs_f64()
+            );
+            continue;
+        }
+        let by = if proof == "one" {
+            PushProof::OneSearch
+        } else {
+            PushProof::TwoPhases
+        };
+        let (answer, stats) = solve_counting_by(&level, &options, by);
         let counts = match answer {
-            Ok(Some(s)) => format!("{} {}", s.pushes(), s.moves()),
+            Ok(Some(s)) if s.is_proven() => format!("{} {}", s.pushes(), s.moves()),
+            Ok(Some(s)) => format!(
+                "unproven: {} {} >= {}",
+                s.pushes(),
+                s.moves(),
+                s.lower_bound()
+            ),
             Ok(None) => "-1".to_owned(),
             Err(limit) => format!("unknown: {limit}"),
         };

@@ -22,8 +22,9 @@
 //! The modules form a ladder, each using only those above it:
 //! 1. `parse`: the XSB reader and [`Level`] (format);
 //! 2. `solution`: [`Options`], [`Solution`], [`SolveError`] (what a solve asks and answers);
-//! 3. `board`, `matching`, `groups`: what the walls alone decide (push distances, dead
-//!    squares, freeze tests), the matching bound, the deadlocks of two and three boxes;
+//! 3. `board`, `matching`, `groups`, `corral`: what the walls alone decide (push
+//!    distances, dead squares, freeze tests), the matching bound, the deadlocks of two
+//!    and three boxes, PI-corrals;
 //! 4. `search`: the exact A* (its queue, layout table, walker, expansion and driver, each
 //!    in its own module);
 //! 5. `verify`, `show`, `svg`: the replay checker and the drawings;
@@ -40,6 +41,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
 mod board;
+mod corral;
 mod finder;
 #[cfg(feature = "generate")]
 #[doc(hidden)]
@@ -100,5 +102,7 @@ pub fn solve(level: &Level, options: &Options) -> Result<Option<Solution>, Solve
 pub mod internals {
     pub use crate::finder::{Guide, Halt, Options as FinderOptions, find};
     pub use crate::groups::GroupDeadlocks;
-    pub use crate::search::{Stats, solve_counting};
+    pub use crate::search::{
+        Pruning, PushProof, PushStats, Stats, fewest_pushes, solve_counting, solve_counting_by,
+    };
 }

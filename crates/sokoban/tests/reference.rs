@@ -12,7 +12,9 @@ use std::collections::{BinaryHeap, HashMap};
 
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Dir};
-use sokoban::internals::{GroupDeadlocks, Stats, solve_counting};
+use sokoban::internals::{
+    GroupDeadlocks, Pruning, PushProof, Stats, fewest_pushes, solve_counting, solve_counting_by,
+};
 use sokoban::{Collection, Level, Metric, Options, generate, verify};
 
 /// Fewest (pushes, moves) for the metric's order of keys, or `None` when unsolvable.
@@ -79,14 +81,39 @@ fn fast(level: &Level, metric: Metric) -> Option<(u32, u32)> {
     fast_counting(level, metric).0
 }
 
-/// [`fast`], and what the search did.
+/// [`fast`], and what the search did; with `--metric pushes` in both ways
+/// ([`PushProof`]), which must give the same answer (the stats of both summed).
 fn fast_counting(level: &Level, metric: Metric) -> (Option<(u32, u32)>, Stats) {
     let options = Options {
         metric,
         ..Options::default()
     };
-    let (answer, stats) = solve_counting(level, &options);
-    let answer = match answer {
+    let (answer, mut stats) = solve_counting(level, &options);
+    let answer = replayed(level, answer);
+    if metric == Metric::Pushes {
+        let (two, by_two) = solve_counting_by(level, &options, PushProof::TwoPhases);
+        assert_eq!(
+            replayed(level, two),
+            answer,
+            "{} in two phases",
+            level.title()
+        );
+        stats.dominated += by_two.dominated;
+        stats.pair_deadlocks += by_two.pair_deadlocks;
+        stats.triple_deadlocks += by_two.triple_deadlocks;
+        stats.over_ceiling += by_two.over_ceiling;
+        stats.known_fewer += by_two.known_fewer;
+        stats.first_phase = by_two.first_phase;
+    }
+    (answer, stats)
+}
+
+/// The (pushes, moves) of a proven answer, its solution replayed.
+fn replayed(
+    level: &Level,
+    answer: Result<Option<sokoban::Solution>, sokoban::SolveError>,
+) -> Option<(u32, u32)> {
+    match answer {
         Ok(Some(s)) => {
             let counts = verify(level, s.lurd())
                 .unwrap_or_else(|e| panic!("{}: {e}: {}", level.title(), s.lurd()));
@@ -96,8 +123,7 @@ fn fast_counting(level: &Level, metric: Metric) -> (Option<(u32, u32)>, Stats) {
         }
         Ok(None) => None,
         Err(limit) => panic!("{}: stopped: {limit}", level.title()),
-    };
-    (answer, stats)
+    }
 }
 
 fn levels(text: &str) -> Vec<Level> {
@@ -118,7 +144,25 @@ fn fast_equals_reference(level: &Level, metric: Metric) -> (bool, Stats) {
         level.title(),
         level.draw(level.boxes(), level.player())
     );
+    if metric == Metric::Pushes {
+        fewest_pushes_equal_reference(level, want.map(|w| w.0));
+    }
     (want.is_some(), stats)
+}
+
+/// Asserts that the first phase of `--metric pushes` alone, with PI-corral pruning and
+/// without, proves `want` (the reference's fewest pushes, `None` when unsolvable).
+fn fewest_pushes_equal_reference(level: &Level, want: Option<u32>) {
+    for pruning in [Pruning::PiCorrals, Pruning::None] {
+        let (got, _) = fewest_pushes(level, &Options::default(), pruning);
+        assert_eq!(
+            got.unwrap(),
+            want,
+            "{} {pruning:?}\n{}",
+            level.title(),
+            level.draw(level.boxes(), level.player())
+        );
+    }
 }
 
 /// The prunings that fired, summed over searches.
@@ -127,6 +171,9 @@ struct Fired {
     dominated: u64,
     pair_deadlocks: u64,
     triple_deadlocks: u64,
+    over_ceiling: u64,
+    known_fewer: u64,
+    corrals: u64,
 }
 
 impl Fired {
@@ -134,6 +181,9 @@ impl Fired {
         self.dominated += stats.dominated;
         self.pair_deadlocks += stats.pair_deadlocks;
         self.triple_deadlocks += stats.triple_deadlocks;
+        self.over_ceiling += stats.over_ceiling;
+        self.known_fewer += stats.known_fewer;
+        self.corrals += stats.first_phase.corrals;
     }
 }
 
@@ -157,6 +207,8 @@ fn equals_the_exhaustive_reference_on_random_levels() {
     assert!(fired.pair_deadlocks > 300, "{fired:?}");
     assert!(fired.dominated > 300, "{fired:?}");
     assert!(fired.triple_deadlocks > 50, "{fired:?}");
+    assert!(fired.over_ceiling > 300, "{fired:?}");
+    assert!(fired.known_fewer > 30, "{fired:?}");
     // The sample must hold solvable and unsolvable levels of every size.
     for boxes in 1..=4 {
         assert!(
@@ -195,6 +247,37 @@ fn many_boxes_equal_the_exhaustive_reference() {
         "{fired:?}"
     );
     assert!(fired.triple_deadlocks > 20, "{fired:?}");
+}
+
+/// The first phase of `--metric pushes` with PI-corral pruning against itself without,
+/// on rooms of up to 12 x 12 with many inner walls, where boxes shut off parts of the
+/// floor and corrals form (too large for the exhaustive reference; the phase without the
+/// pruning equals the reference in the tests above): the pruning must fire often and keep
+/// the fewest pushes.
+#[test]
+fn pi_corrals_keep_the_fewest_pushes() {
+    let mut rng = SplitMix64::new(1601);
+    let (mut solved, mut total, mut corrals) = (0, 0, 0);
+    for round in 0..4000 {
+        let boxes = 2 + round % 5;
+        let text = generate::random_level(&mut rng, boxes, 12, [25, 35, 45][round % 3]);
+        for level in levels(&text) {
+            let (with, stats) = fewest_pushes(&level, &Options::default(), Pruning::PiCorrals);
+            let (without, _) = fewest_pushes(&level, &Options::default(), Pruning::None);
+            assert_eq!(
+                with.unwrap(),
+                without.unwrap(),
+                "{}",
+                level.draw(level.boxes(), level.player())
+            );
+            total += 1;
+            solved += usize::from(with.unwrap().is_some());
+            corrals += stats.corrals;
+        }
+    }
+    println!("{solved} of {total} solved, {corrals} expansions with a PI-corral");
+    assert!(solved > 100 && total - solved > 100, "{solved} of {total}");
+    assert!(corrals > 150, "{corrals}");
 }
 
 /// The two- and three-box tables against the reference: on small random levels with two

@@ -20,7 +20,7 @@
 //! regions, more freedom for the player).
 //!
 //! With `corrals` on, a state with a PI-corral pushes only its barrier's boxes
-//! ([`super::corral`]).
+//! (`crate::corral`).
 //!
 //! Pruned, because no solution passes there (so a level is unsolvable exactly when the
 //! search runs out of states): pushes onto dead squares, pushes that freeze a box off a
@@ -38,13 +38,13 @@ use std::collections::BTreeMap;
 use grid_core::{CellId, Dir};
 
 use super::advisor::PackingAdvisor;
-use super::corral::Corrals;
 use super::corral_deadlock::CorralDeadlocks;
 use super::goal_room::GoalRooms;
 use super::store::{Budget, NONE, Store};
 use super::walk::Walker;
 use super::{Guide, Halt, Options};
 use crate::board::{Board, Freeze};
+use crate::corral::Corrals;
 use crate::groups::GroupDeadlocks;
 use crate::matching::Matcher;
 use crate::parse::Level;
@@ -352,7 +352,7 @@ pub(super) fn search(
         }
         walker.run(grid, &occupied, player);
         let barrier = if options.corrals {
-            corrals.pi_barrier(grid, &board, &occupied, &walker)
+            corrals.pi_barrier(grid, &board, &occupied, |c| walker.reached(c))
         } else {
             None
         };

@@ -10,8 +10,6 @@
 //! - `greedy`: best-first search over push states, the player normalised to its region,
 //!   with the matching bound as the guide and the exact deadlock prunings;
 //! - `packing`: the order in which the goals are filled, found backwards;
-//! - `corral`: PI-corral pruning, only the pushes into a walled-off region that must be
-//!   entered;
 //! - `corral_deadlock`: pushes that shut a corral whose boxes can never all reach goals;
 //! - `advisor`: FESS's packing advisor, a box sent to the next goal of the packing order
 //!   as one move;
@@ -27,7 +25,6 @@
 mod advisor;
 pub(crate) mod anytime;
 mod box_path;
-mod corral;
 mod corral_deadlock;
 mod goal_room;
 mod greedy;

@@ -15,6 +15,7 @@ use grid_core::{CellId, Dir, Grid};
 
 use super::budget::Budget;
 use super::index::EMPTY;
+use super::push_optimum::Known;
 use super::queue::{Order, QUEUE_ENTRY_BYTES, Queue};
 use super::table::{
     HOPELESS, HOPELESS_MEMBER, Info, Member, PUSHES_CAP, ROOT, Table, member_pushes,
@@ -74,6 +75,14 @@ pub struct Stats {
     /// Pushes pruned because they leave three boxes that cannot all reach goals, when
     /// no two of them are already a deadlock.
     pub triple_deadlocks: u64,
+    /// New states not kept because their pushes and bound on the pushes left pass the
+    /// ceiling (the fewest pushes the first phase proved, `--metric pushes`).
+    pub over_ceiling: u64,
+    /// New states not kept because the first phase reached their layout and region with
+    /// fewer pushes (`--metric pushes` in two phases).
+    pub known_fewer: u64,
+    /// What the first phase did (`--metric pushes`).
+    pub first_phase: super::PushStats,
     /// The largest first key of `f` (cost so far plus bound) among the states taken
     /// from the queue: a proven lower bound on the metric's first key of every
     /// solution, also when a limit stops the search (with an admissible bound, an open
@@ -109,6 +118,8 @@ struct Scratch {
     /// The boxes of the layout expanded, and of one child.
     boxes: Vec<u16>,
     child: Vec<u16>,
+    /// A child's boxes and the least square of its player's region.
+    known_words: Vec<u16>,
 }
 
 /// One search's tables and buffers: what the driver ([`super::solve_counting`]) runs.
@@ -123,6 +134,12 @@ pub(super) struct Search<'a> {
     k: usize,
     metric: Metric,
     keys: Keys,
+    /// The most pushes a solution may have: no state whose pushes and bound pass it is
+    /// kept ([`HOPELESS`]: no ceiling).
+    ceiling: u32,
+    /// The first phase's states (`--metric pushes` in two phases): a new state that one
+    /// of them reaches with fewer pushes is dropped.
+    known: Option<Known>,
     pub(super) table: Table,
     pub(super) queue: Queue,
     pub(super) budget: Budget,
@@ -173,6 +190,8 @@ impl<'a> Search<'a> {
         board: Board<'a>,
         pairs: GroupDeadlocks,
         options: &Options,
+        ceiling: u32,
+        known: Option<Known>,
     ) -> Self {
         let grid = level.grid();
         let n = grid.cell_count();
@@ -183,6 +202,7 @@ impl<'a> Search<'a> {
         };
         let table = Table::new(k, n);
         budget.bytes += table.layout_index.bytes() + board.bytes() + pairs.bytes();
+        budget.bytes += known.as_ref().map_or(0, Known::bytes);
         let (keys, order) = match options.metric {
             Metric::Pushes => (
                 Keys {
@@ -208,6 +228,8 @@ impl<'a> Search<'a> {
             k,
             metric: options.metric,
             keys,
+            ceiling,
+            known,
             table,
             queue: Queue::new(order),
             budget,
@@ -506,7 +528,7 @@ impl<'a> Search<'a> {
         let Some((target, bound)) = found else {
             return Ok(());
         };
-        if bound[0] == HOPELESS {
+        if bound[0] == HOPELESS || self.over_ceiling(cost, bound) {
             return Ok(());
         }
         if self.budget.bytes + QUEUE_ENTRY_BYTES > self.budget.limit {
@@ -580,6 +602,10 @@ impl<'a> Search<'a> {
         pushes: u32,
     ) -> Result<Option<(u32, [u32; 2])>, SolveError> {
         let player = p.cell.index() as u16;
+        if self.known_fewer(p, pushes + 1) {
+            self.stats.known_fewer += 1;
+            return Ok(None);
+        }
         let (matcher, board, child) = (&mut self.matcher, &self.board, &self.scratch.child);
         let Some(layout) = self.table.layout_of(
             child,
@@ -602,6 +628,10 @@ impl<'a> Search<'a> {
             pb = pb.max(inherited);
         }
         let bound = bound_of(&self.board, self.keys, pb, &self.scratch.child, player);
+        if bound[0] != HOPELESS && self.over_ceiling(cost, bound) {
+            self.stats.over_ceiling += 1;
+            return Ok(None);
+        }
         let info = Info {
             cost,
             bound,
@@ -623,6 +653,33 @@ impl<'a> Search<'a> {
             l.fewest = l.fewest.min(pushes + 1);
         }
         Ok(Some((state, bound)))
+    }
+
+    /// Whether the first phase reached the layout and region of push `p`'s child (its
+    /// boxes in `scratch.child`) with fewer than `pushes`.
+    fn known_fewer(&mut self, p: &Pending, pushes: u32) -> bool {
+        let Some(known) = &self.known else {
+            return false;
+        };
+        let (cell, to) = (p.cell, p.to);
+        self.occupied[cell.index()] = false;
+        self.occupied[to.index()] = true;
+        self.checker.run(self.grid, &self.occupied, cell);
+        self.occupied[to.index()] = false;
+        self.occupied[cell.index()] = true;
+        let least = self.checker.queue.iter().min().copied().unwrap_or(cell);
+        let words = &mut self.scratch.known_words;
+        words.clear();
+        words.extend_from_slice(&self.scratch.child);
+        words.push(least.index() as u16);
+        known.pushes(words).is_some_and(|g| g < pushes)
+    }
+
+    /// Whether a state with `cost` and `bound` needs more pushes than the ceiling.
+    #[inline]
+    fn over_ceiling(&self, cost: [u32; 2], bound: [u32; 2]) -> bool {
+        let p = self.keys.pushes;
+        u64::from(cost[p]) + u64::from(bound[p]) > u64::from(self.ceiling)
     }
 
     /// Whether a state of `layout` with fewer pushes than `pushes + 1` reaches the

@@ -64,6 +64,7 @@
 mod budget;
 mod expand;
 mod index;
+mod push_optimum;
 mod queue;
 mod table;
 mod walker;
@@ -75,40 +76,135 @@ use grid_core::{CellId, Dir};
 use crate::board::Board;
 use crate::groups::GroupDeadlocks;
 use crate::parse::Level;
-use crate::solution::{Options, Solution, SolveError};
+use crate::solution::{Metric, Options, Solution, SolveError};
 use expand::Search;
 pub use expand::Stats;
-use table::{ROOT, Table};
+use push_optimum::Outcome;
+pub use push_optimum::{Pruning, PushStats};
+use table::{HOPELESS, ROOT, Table};
 use walker::Walker;
 
 /// The expansions after which the triple table ([`GroupDeadlocks::triples`]) is built:
 /// it takes up to a tenth of a second, more than most levels need in all; built at the
 /// start when it takes at most [`TRIPLES_AT_ONCE_BYTES`] (a few milliseconds).
-const TRIPLES_AFTER: u64 = 20_000;
+pub(super) const TRIPLES_AFTER: u64 = 20_000;
 /// See [`TRIPLES_AFTER`].
-const TRIPLES_AT_ONCE_BYTES: u64 = 2 << 20;
+pub(super) const TRIPLES_AT_ONCE_BYTES: u64 = 2 << 20;
 /// The expansions between two looks at the clock.
-const CLOCK_EVERY: u64 = 256;
+pub(super) const CLOCK_EVERY: u64 = 256;
 
 /// Solves `level` for `options.metric` (see the module documentation), and tells what
 /// the search did, with the lower bound it proved ([`Stats::bound`]) when a limit stopped
-/// it.
+/// it: the exact search alone ([`PushProof::OneSearch`]).
 pub fn solve_counting(
     level: &Level,
     options: &Options,
 ) -> (Result<Option<Solution>, SolveError>, Stats) {
+    solve_counting_by(level, options, PushProof::OneSearch)
+}
+
+/// How `--metric pushes` is proven (`--metric moves` is always one search).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PushProof {
+    /// The exact search alone, on both keys at once.
+    OneSearch,
+    /// The fewest pushes first, the player normalised to its region, then the exact
+    /// search under that ceiling (see [`solve_counting_by`]).
+    TwoPhases,
+}
+
+/// [`solve_counting`], `--metric pushes` proven as `proof` says.
+///
+/// [`PushProof::TwoPhases`]: first the fewest pushes P alone, the player normalised to
+/// its region (`push_optimum`, with PI-corral pruning); then the exact search under the
+/// ceiling P (a state whose pushes and bound on the pushes left pass P is not kept: every
+/// solution has at least P pushes, so none through it has P), dropping a new state whose
+/// layout and region the first phase reached with fewer pushes. When a limit stops the
+/// second phase, the answer is the first phase's solution, unproven, with the lower bound
+/// P (its pushes are the fewest, its moves perhaps not).
+pub fn solve_counting_by(
+    level: &Level,
+    options: &Options,
+    proof: PushProof,
+) -> (Result<Option<Solution>, SolveError>, Stats) {
+    let deadline = options.time_limit.map(|t| Instant::now() + t);
     let Some((board, pairs)) = tables_unless_dead(level) else {
         return (Ok(None), Stats::default());
     };
-    let mut search = Search::new(level, board, pairs, options);
+    let mut first_phase = PushStats::default();
+    let (ceiling, fewest_pushes) = match (options.metric, proof) {
+        (Metric::Moves, _) | (Metric::Pushes, PushProof::OneSearch) => (HOPELESS, None),
+        (Metric::Pushes, PushProof::TwoPhases) => {
+            let (outcome, stats) = push_optimum::push_optimum(
+                level,
+                &board,
+                &pairs,
+                options,
+                Pruning::PiCorrals,
+                deadline,
+            );
+            first_phase = stats;
+            let stats = Stats {
+                bound: stats.bound,
+                first_phase,
+                ..Stats::default()
+            };
+            match outcome {
+                Err(e) => return (Err(e), stats),
+                Ok(Outcome::Unsolvable) => return (Ok(None), stats),
+                Ok(Outcome::Solved {
+                    pushes,
+                    lurd,
+                    known,
+                }) => (pushes, Some((pushes, lurd, known))),
+            }
+        }
+    };
+    let (fewest_pushes, known) = match fewest_pushes {
+        Some((pushes, lurd, known)) => (Some((pushes, lurd)), Some(known)),
+        None => (None, None),
+    };
+    let mut search = Search::new(level, board, pairs, options, ceiling, known);
     let answer = match search.start() {
-        Ok(true) => run(&mut search, options),
+        Ok(true) => run(&mut search, options, deadline),
         Ok(false) => Ok(None),
         Err(e) => Err(e),
     };
     let mut stats = search.stats;
     stats.states = search.table.info.len() as u64;
     stats.layouts = search.table.layouts.len() as u64;
+    stats.first_phase = first_phase;
+    let answer = match (answer, fewest_pushes) {
+        (Err(_), Some((pushes, lurd))) => {
+            stats.bound = stats.bound.max(pushes);
+            Ok(Some(Solution::unproven(lurd, pushes)))
+        }
+        (answer, _) => answer,
+    };
+    (answer, stats)
+}
+
+/// The fewest pushes of `level` by the first phase of `--metric pushes` alone (see
+/// [`solve_counting`]), `None` when it is unsolvable, with `pruning`; and what it did.
+///
+/// # Errors
+/// [`SolveError`] when a limit of `options` stopped it; the stats carry the proven lower
+/// bound.
+pub fn fewest_pushes(
+    level: &Level,
+    options: &Options,
+    pruning: Pruning,
+) -> (Result<Option<u32>, SolveError>, PushStats) {
+    let deadline = options.time_limit.map(|t| Instant::now() + t);
+    let Some((board, pairs)) = tables_unless_dead(level) else {
+        return (Ok(None), PushStats::default());
+    };
+    let (outcome, stats) =
+        push_optimum::push_optimum(level, &board, &pairs, options, pruning, deadline);
+    let answer = outcome.map(|o| match o {
+        Outcome::Solved { pushes, .. } => Some(pushes),
+        Outcome::Unsolvable => None,
+    });
     (answer, stats)
 }
 
@@ -142,8 +238,11 @@ fn tables_unless_dead(level: &Level) -> Option<(Board<'_>, GroupDeadlocks)> {
 
 /// The A* loop: takes the best open state until a solved one comes out (the optimum), the
 /// queue runs dry (unsolvable) or a limit is reached.
-fn run(search: &mut Search<'_>, options: &Options) -> Result<Option<Solution>, SolveError> {
-    let started = Instant::now();
+fn run(
+    search: &mut Search<'_>,
+    options: &Options,
+    deadline: Option<Instant>,
+) -> Result<Option<Solution>, SolveError> {
     let level = search.level();
     let k = level.boxes().len();
     let triples_at_once = GroupDeadlocks::triples_bytes(level) <= TRIPLES_AT_ONCE_BYTES;
@@ -170,10 +269,8 @@ fn run(search: &mut Search<'_>, options: &Options) -> Result<Option<Solution>, S
             if options.interrupted() {
                 return Err(SolveError::Interrupted);
             }
-            if let Some(limit) = options.time_limit {
-                if started.elapsed() >= limit {
-                    return Err(SolveError::Time);
-                }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(SolveError::Time);
             }
         }
         search.expand(&info)?;
@@ -226,7 +323,7 @@ fn read_solution(level: &Level, table: &Table, state: u32, walker: &mut Walker) 
 }
 
 /// The LURD letter of a walk step: `l u r d`.
-fn walk_letter(dir: Dir) -> char {
+pub(super) fn walk_letter(dir: Dir) -> char {
     match dir {
         Dir::North => 'u',
         Dir::South => 'd',
@@ -236,6 +333,6 @@ fn walk_letter(dir: Dir) -> char {
 }
 
 /// The LURD letter of a push: `L U R D`.
-fn push_letter(dir: Dir) -> char {
+pub(super) fn push_letter(dir: Dir) -> char {
     walk_letter(dir).to_ascii_uppercase()
 }

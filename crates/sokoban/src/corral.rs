@@ -30,22 +30,21 @@
 
 use grid_core::{CellId, Dir, Grid};
 
-use super::walk::Walker;
 use crate::board::Board;
 
 /// The state a pass looks at: the floor, its tables, the boxes and the player's squares.
-struct View<'s, 'b> {
+struct View<'s, 'b, R> {
     grid: &'s Grid,
     board: &'s Board<'b>,
     /// The boxes.
     occupied: &'s [bool],
-    /// The squares the player reaches.
-    player: &'s Walker,
+    /// Whether the player reaches a square.
+    player: &'s R,
 }
 
 /// Scratch marks for finding corrals, reused from state to state.
 #[derive(Debug, Clone)]
-pub(super) struct Corrals {
+pub(crate) struct Corrals {
     /// The pass (a stamp, one per state) that put each square in a corral last.
     seen: Vec<u32>,
     /// The corral of each square, numbered within its pass.
@@ -59,7 +58,7 @@ pub(super) struct Corrals {
 
 impl Corrals {
     /// Marks for a floor of `n` squares.
-    pub(super) fn new(n: usize) -> Self {
+    pub(crate) fn new(n: usize) -> Self {
         Corrals {
             seen: vec![0; n],
             corral: vec![0; n],
@@ -81,21 +80,21 @@ impl Corrals {
 
     /// The boxes to push in this state: those of the PI-corral with the fewest pushes,
     /// or `None` when there is none (push every box). `occupied` marks the boxes,
-    /// `player` the squares the player reaches.
-    pub(super) fn pi_barrier(
+    /// `player` tells the squares the player reaches.
+    pub(crate) fn pi_barrier(
         &mut self,
         grid: &Grid,
         board: &Board<'_>,
         occupied: &[bool],
-        player: &Walker,
+        player: impl Fn(CellId) -> bool,
     ) -> Option<&[CellId]> {
+        let player = &player;
         let mut best_pushes = usize::MAX;
         self.best.clear();
         let stamp = self.next_stamp();
         let mut number = 0;
         for start in grid.cells() {
-            if occupied[start.index()] || player.reached(start) || self.seen[start.index()] == stamp
-            {
+            if occupied[start.index()] || player(start) || self.seen[start.index()] == stamp {
                 continue;
             }
             number += 1;
@@ -117,9 +116,9 @@ impl Corrals {
 
     /// Fills the corral of `start` (corral `number` of the pass `stamp`) and judges it: the number of pushes of
     /// its barrier when it is a PI-corral with work in it (its boxes in `barrier`).
-    fn judge(
+    fn judge<R: Fn(CellId) -> bool>(
         &mut self,
-        view: &View<'_, '_>,
+        view: &View<'_, '_, R>,
         start: CellId,
         stamp: u32,
         number: u32,
@@ -169,7 +168,7 @@ impl Corrals {
                 .all(|dir| match grid.neighbour(b, dir) {
                     None => true,
                     Some(x) if occupied[x.index()] => self.barrier.binary_search(&x).is_ok(),
-                    Some(x) => player.reached(x) || inside(x, &self.seen, &self.corral),
+                    Some(x) => player(x) || inside(x, &self.seen, &self.corral),
                 });
             if !closed {
                 return None;
@@ -183,7 +182,7 @@ impl Corrals {
                 if occupied[to.index()] || board.is_dead(to.index()) {
                     continue;
                 }
-                let can = player.reached(behind);
+                let can = player(behind);
                 let into = inside(to, &self.seen, &self.corral);
                 match (can, into) {
                     // P: a push into the corral the player cannot make now.

@@ -1,0 +1,530 @@
+//! The push optimum alone: A* over (box squares, the player's region), the first phase of
+//! `--metric pushes`.
+//!
+//! Why a second state space: the exact search keeps the player's exact square, because
+//! the moves (the second key) depend on it; the pushes do not. Every square the player
+//! walks to without a push gives the same pushes next, so here a state is the sorted box
+//! squares and the least square of the player's region, one state where the exact search
+//! has one per square of the region (up to seven times fewer on the larger Microban
+//! levels). One edge is one push, costing 1. The bound is the matching of
+//! `super::expand` with the parent's bound less one ("pathmax"); it is admissible, not
+//! always consistent, so a state reached again with fewer pushes is queued again. The
+//! first solved state taken from the queue has the fewest pushes, and the largest `f`
+//! taken before a limit stops the search is a proven lower bound on them.
+//!
+//! Pruned as in the exact search, because no solution passes there: pushes onto dead
+//! squares, pushes that freeze a box off a goal, pushes that leave the pushed box in a
+//! deadlock with one or two others, layouts without a matching. With
+//! `Pruning::PiCorrals`, a state with a PI-corral pushes only the corral's barrier
+//! boxes (`crate::corral`): some push into the corral comes in every solution and can
+//! come first, the pushes before it moved after it, so a solution with as many pushes
+//! starts with one of those (the reordering keeps the number of pushes, not the walks:
+//! this is why the pruning is here and not in the exact search).
+//!
+//! The solution read back walks, before each push, a shortest way (boxes as walls) from
+//! the player's square to the square behind the box: a legal solution with the fewest
+//! pushes, not always the fewest moves among them (the second phase, the exact search
+//! under the ceiling of these pushes, finds those).
+//!
+//! # Complexity
+//! Exponential in the boxes in the worst case. Per expansion one walk O(cells); per push
+//! the freeze test, O(k^2) group lookups, one walk O(cells) to name the child's region, an
+//! O(k) hash and, for a new state, an O(k^3) matching. Memory: 2(k + 1) bytes of squares,
+//! 12 bytes of pushes, bound and parent, and 2 x 24 bytes of index per state (at most half
+//! full), plus the queue, all counted against the budget.
+
+use std::cmp::Reverse;
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use grid_core::{CellId, Dir, Grid};
+
+use super::budget::Budget;
+use super::index::Index;
+use super::queue::QUEUE_ENTRY_BYTES;
+use super::table::{HOPELESS, ROOT};
+use super::walker::Walker;
+use super::{CLOCK_EVERY, TRIPLES_AFTER, TRIPLES_AT_ONCE_BYTES, push_letter, walk_letter};
+use crate::board::{Board, Freeze};
+use crate::corral::Corrals;
+use crate::groups::GroupDeadlocks;
+use crate::matching::Matcher;
+use crate::parse::Level;
+use crate::solution::{Options, SolveError};
+
+/// Which pushes a state expands, beyond the deadlock tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pruning {
+    /// Every push.
+    None,
+    /// Only the barrier's pushes when the state has a PI-corral (`crate::corral`).
+    PiCorrals,
+}
+
+/// What the first phase found.
+#[derive(Debug)]
+pub(super) enum Outcome {
+    /// The fewest pushes, a solution with that many (walks shortest per push), and the
+    /// pushes with which the search reached each state.
+    Solved {
+        pushes: u32,
+        lurd: String,
+        known: Known,
+    },
+    /// No solution.
+    Unsolvable,
+}
+
+/// What the first phase did, for the tests and measurements.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PushStats {
+    /// States taken from the queue and expanded.
+    pub expansions: u64,
+    /// States stored.
+    pub states: u64,
+    /// Expansions that pushed only a PI-corral's barrier.
+    pub corrals: u64,
+    /// The largest `f` taken from the queue: a proven lower bound on the pushes.
+    pub bound: u32,
+}
+
+/// The states the first phase stored, each with the pushes of a way to it: what the
+/// second phase prunes with (a state of the exact search with more pushes in the same
+/// layout and region is on no solution with the fewest pushes: that way, then a walk,
+/// reaches its square with fewer).
+#[derive(Debug)]
+pub(super) struct Known {
+    k: usize,
+    words: Vec<u16>,
+    pushes: Vec<u32>,
+    index: Index,
+}
+
+impl Known {
+    /// The pushes of the first phase's way to the state `words` (sorted box squares, then
+    /// the least square of the player's region), if it stored it.
+    pub(super) fn pushes(&self, words: &[u16]) -> Option<u32> {
+        let stride = self.k + 1;
+        let all = &self.words;
+        let key = self.index.key(words);
+        self.index
+            .find(words, key, |s| {
+                &all[s as usize * stride..(s as usize + 1) * stride]
+            })
+            .ok()
+            .map(|s| self.pushes[s as usize])
+    }
+
+    /// The bytes it takes.
+    pub(super) fn bytes(&self) -> u64 {
+        (self.words.capacity() * 2 + self.pushes.capacity() * 4) as u64 + self.index.bytes()
+    }
+}
+
+/// When an open state is taken: the least `f` first, then the most pushes so far (the
+/// state nearest the goals by the bound).
+type Priority = (u32, Reverse<u32>);
+
+/// The first phase's tables.
+struct PushSearch<'a> {
+    level: &'a Level,
+    grid: &'a Grid,
+    board: &'a Board<'a>,
+    pairs: &'a GroupDeadlocks,
+    triples: GroupDeadlocks,
+    k: usize,
+    pruning: Pruning,
+    /// Per state, k sorted box squares and the least square of the player's region.
+    words: Vec<u16>,
+    parent: Vec<u32>,
+    pushes: Vec<u32>,
+    /// Per state, its bound on the pushes left, [`HOPELESS`] when it has no matching.
+    bound: Vec<u32>,
+    /// Per state, expanded with its present pushes.
+    closed: Vec<bool>,
+    index: Index,
+    budget: Budget,
+    queue: BTreeMap<Priority, Vec<u32>>,
+    matcher: Matcher,
+    walker: Walker,
+    region: Walker,
+    freeze: Freeze,
+    corrals: Corrals,
+    occupied: Vec<bool>,
+    stats: PushStats,
+}
+
+/// The fewest pushes of `level` (see the module documentation), with `board` and `pairs`
+/// its tables, stopping at `deadline`, and what the search did.
+///
+/// # Errors
+/// [`SolveError`] when a limit of `options` (or `deadline`) stopped it first; the stats
+/// then carry the proven lower bound.
+pub(super) fn push_optimum(
+    level: &Level,
+    board: &Board<'_>,
+    pairs: &GroupDeadlocks,
+    options: &Options,
+    pruning: Pruning,
+    deadline: Option<Instant>,
+) -> (Result<Outcome, SolveError>, PushStats) {
+    let mut search = PushSearch::new(level, board, pairs, options, pruning);
+    let outcome = search.run(options, deadline);
+    search.stats.states = search.parent.len() as u64;
+    (outcome, search.stats)
+}
+
+/// The matching bound on the pushes of `boxes`, or [`HOPELESS`].
+fn matching(matcher: &mut Matcher, board: &Board<'_>, boxes: &[u16]) -> u32 {
+    matcher
+        .min_cost(boxes.len(), |i, j| board.distance(j, usize::from(boxes[i])))
+        .unwrap_or(HOPELESS)
+}
+
+impl<'a> PushSearch<'a> {
+    fn new(
+        level: &'a Level,
+        board: &'a Board<'a>,
+        pairs: &'a GroupDeadlocks,
+        options: &Options,
+        pruning: Pruning,
+    ) -> Self {
+        let grid = level.grid();
+        let n = grid.cell_count();
+        let k = level.boxes().len();
+        let index = Index::new(k + 1, n);
+        let budget = Budget {
+            bytes: index.bytes() + board.bytes() + pairs.bytes(),
+            limit: options.memory_mib.saturating_mul(grid_core::limits::MIB),
+        };
+        PushSearch {
+            level,
+            grid,
+            board,
+            pairs,
+            triples: GroupDeadlocks::default(),
+            k,
+            pruning,
+            words: Vec::new(),
+            parent: Vec::new(),
+            pushes: Vec::new(),
+            bound: Vec::new(),
+            closed: Vec::new(),
+            index,
+            budget,
+            queue: BTreeMap::new(),
+            matcher: Matcher::new(),
+            walker: Walker::new(n),
+            region: Walker::new(n),
+            freeze: Freeze::new(n),
+            corrals: Corrals::new(n),
+            occupied: vec![false; n],
+            stats: PushStats::default(),
+        }
+    }
+
+    fn state(&self, state: u32) -> &[u16] {
+        let stride = self.k + 1;
+        &self.words[state as usize * stride..(state as usize + 1) * stride]
+    }
+
+    /// Queues `state` at its present pushes and bound.
+    fn queue(&mut self, state: u32) -> Result<(), SolveError> {
+        if self.budget.bytes + QUEUE_ENTRY_BYTES > self.budget.limit {
+            return Err(SolveError::Memory);
+        }
+        self.budget.bytes += QUEUE_ENTRY_BYTES;
+        let (g, h) = (self.pushes[state as usize], self.bound[state as usize]);
+        self.queue
+            .entry((g + h, Reverse(g)))
+            .or_default()
+            .push(state);
+        Ok(())
+    }
+
+    /// Stores the state `words` reached from `parent` with `pushes` and the bound
+    /// `inherited` at least (its matching is computed when it is new), or lowers its
+    /// pushes; queues it when it is new or improved and has a matching.
+    fn reach(
+        &mut self,
+        words: &[u16],
+        parent: u32,
+        pushes: u32,
+        inherited: u32,
+    ) -> Result<(), SolveError> {
+        let key = self.index.key(words);
+        let stride = self.k + 1;
+        let all = &self.words;
+        let found = self.index.find(words, key, |s| {
+            &all[s as usize * stride..(s as usize + 1) * stride]
+        });
+        let slot = match found {
+            Ok(state) => {
+                let s = state as usize;
+                if self.bound[s] == HOPELESS || self.pushes[s] <= pushes {
+                    return Ok(());
+                }
+                self.pushes[s] = pushes;
+                self.parent[s] = parent;
+                self.bound[s] = self.bound[s].max(inherited);
+                self.closed[s] = false;
+                return self.queue(state);
+            }
+            Err(slot) => slot,
+        };
+        let state = self.parent.len() as u32;
+        if state >= ROOT - 1
+            || !self.budget.room(&mut self.parent)
+            || !self.budget.room(&mut self.pushes)
+            || !self.budget.room(&mut self.bound)
+            || !self.budget.room(&mut self.closed)
+            || self.words.len() + stride > self.words.capacity()
+                && !self.budget.room(&mut self.words)
+        {
+            return Err(SolveError::Memory);
+        }
+        let mut bound = matching(&mut self.matcher, self.board, &words[..self.k]);
+        if bound != HOPELESS {
+            bound = bound.max(inherited);
+        }
+        self.words.extend_from_slice(words);
+        self.parent.push(parent);
+        self.pushes.push(pushes);
+        self.bound.push(bound);
+        self.closed.push(false);
+        let all = &self.words;
+        let inserted = self
+            .index
+            .insert(key.0, slot, state, &mut self.budget, |s| {
+                &all[s as usize * stride..(s as usize + 1) * stride]
+            });
+        if !inserted {
+            return Err(SolveError::Memory);
+        }
+        if bound == HOPELESS {
+            return Ok(());
+        }
+        self.queue(state)
+    }
+
+    /// The least square the player reaches from `from` with the boxes `occupied` marks.
+    fn region_of(&mut self, from: CellId) -> u16 {
+        self.region.run(self.grid, &self.occupied, from);
+        let least = self.region.queue.iter().min().copied().unwrap_or(from);
+        least.index() as u16
+    }
+
+    fn run(&mut self, options: &Options, deadline: Option<Instant>) -> Result<Outcome, SolveError> {
+        let level = self.level;
+        let k = self.k;
+        let mut start: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
+        start.sort_unstable();
+        for &b in &start {
+            self.occupied[usize::from(b)] = true;
+        }
+        let region = self.region_of(level.player());
+        for &b in &start {
+            self.occupied[usize::from(b)] = false;
+        }
+        start.push(region);
+        self.reach(&start, ROOT, 0, 0)?;
+        let triples_at_once = GroupDeadlocks::triples_bytes(level) <= TRIPLES_AT_ONCE_BYTES;
+        let mut boxes = vec![0u16; k];
+        let mut child = vec![0u16; k + 1];
+        let mut barrier: Vec<CellId> = Vec::new();
+        while let Some(mut first) = self.queue.first_entry() {
+            let (f, Reverse(g)) = *first.key();
+            let state = first.get_mut().pop();
+            if first.get().is_empty() {
+                first.remove();
+            }
+            let Some(state) = state else {
+                continue;
+            };
+            let s = state as usize;
+            if self.closed[s] || self.pushes[s] != g || g + self.bound[s] != f {
+                continue; // expanded, or reached again with fewer pushes, since queued
+            }
+            self.stats.bound = self.stats.bound.max(f);
+            boxes.copy_from_slice(&self.state(state)[..k]);
+            if self.bound[s] == 0 && boxes.iter().all(|&b| self.board.is_goal(usize::from(b))) {
+                let lurd = self.read_solution(state);
+                return Ok(Outcome::Solved {
+                    pushes: g,
+                    lurd,
+                    known: Known {
+                        k,
+                        words: std::mem::take(&mut self.words),
+                        pushes: std::mem::take(&mut self.pushes),
+                        index: std::mem::replace(&mut self.index, Index::new(k + 1, 0)),
+                    },
+                });
+            }
+            self.closed[s] = true;
+            self.stats.expansions += 1;
+            let expanded = self.stats.expansions;
+            if k >= 3 && (expanded == TRIPLES_AFTER || expanded == 1 && triples_at_once) {
+                self.build_triples();
+            }
+            if expanded % CLOCK_EVERY == 0 {
+                if options.interrupted() {
+                    return Err(SolveError::Interrupted);
+                }
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    return Err(SolveError::Time);
+                }
+            }
+            let player = CellId::new(usize::from(self.state(state)[k]));
+            for &b in &boxes {
+                self.occupied[usize::from(b)] = true;
+            }
+            self.walker.run(self.grid, &self.occupied, player);
+            barrier.clear();
+            if self.pruning == Pruning::PiCorrals {
+                let walker = &self.walker;
+                if let Some(b) =
+                    self.corrals
+                        .pi_barrier(self.grid, self.board, &self.occupied, |c| {
+                            walker.distance(c).is_some()
+                        })
+                {
+                    barrier.extend_from_slice(b);
+                    self.stats.corrals += 1;
+                }
+            }
+            let inherited = self.bound[s].saturating_sub(1);
+            let result = self.expand(state, &boxes, &barrier, &mut child, g + 1, inherited);
+            for &b in &boxes {
+                self.occupied[usize::from(b)] = false;
+            }
+            result?;
+        }
+        Ok(Outcome::Unsolvable)
+    }
+
+    /// Every push from `state` (its boxes `boxes`, marked in `occupied`, the walk from its
+    /// player done) that passes the deadlock tests, only the `barrier`'s boxes when it is
+    /// not empty, reached with `pushes` and at least the bound `inherited`.
+    fn expand(
+        &mut self,
+        state: u32,
+        boxes: &[u16],
+        barrier: &[CellId],
+        child: &mut [u16],
+        pushes: u32,
+        inherited: u32,
+    ) -> Result<(), SolveError> {
+        let (grid, k) = (self.grid, self.k);
+        for i in 0..k {
+            let cell = CellId::new(usize::from(boxes[i]));
+            if !barrier.is_empty() && barrier.binary_search(&cell).is_err() {
+                continue;
+            }
+            for dir in Dir::ALL {
+                let (Some(to), Some(behind)) = (
+                    grid.neighbour(cell, dir),
+                    grid.neighbour(cell, dir.opposite()),
+                ) else {
+                    continue;
+                };
+                if self.occupied[to.index()]
+                    || self.board.is_dead(to.index())
+                    || self.walker.distance(behind).is_none()
+                {
+                    continue;
+                }
+                self.occupied[cell.index()] = false;
+                self.occupied[to.index()] = true;
+                let dead = self.freeze.deadlocked(self.board, &self.occupied, to)
+                    || self.group_dead(boxes, i, to.index(), cell.index());
+                if !dead {
+                    child[..k].copy_from_slice(boxes);
+                    child[i] = to.index() as u16;
+                    child[..k].sort_unstable();
+                    child[k] = self.region_of(cell);
+                }
+                self.occupied[to.index()] = false;
+                self.occupied[cell.index()] = true;
+                if !dead {
+                    self.reach(child, state, pushes, inherited)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the box pushed from `from` onto `to` (box `i` of `boxes`, the squares
+    /// before the push) makes a deadlock of two or three boxes, the player on `from`.
+    fn group_dead(&self, boxes: &[u16], i: usize, to: usize, from: usize) -> bool {
+        let k = boxes.len();
+        let other = |j: usize| usize::from(boxes[j]);
+        if self.pairs.bytes() > 0 && (0..k).any(|j| j != i && self.pairs.dead(to, other(j), from)) {
+            return true;
+        }
+        self.triples.bytes() > 0
+            && (0..k).any(|j| {
+                j != i
+                    && (j + 1..k)
+                        .any(|l| l != i && self.triples.dead3(to, other(j), other(l), from))
+            })
+    }
+
+    /// Builds the triple table when the budget allows it.
+    fn build_triples(&mut self) {
+        let bytes = GroupDeadlocks::triples_bytes(self.level);
+        if bytes > 0 && self.budget.bytes + bytes <= self.budget.limit {
+            self.triples = GroupDeadlocks::triples(self.level);
+            self.budget.bytes += self.triples.bytes();
+        }
+    }
+
+    /// The moves from the start to `state`: per push, a shortest walk (boxes as walls)
+    /// from the player's square to the square behind the box, then the push.
+    fn read_solution(&mut self, state: u32) -> String {
+        let (grid, k) = (self.grid, self.k);
+        let mut chain = vec![state];
+        let mut at = state;
+        while self.parent[at as usize] != ROOT {
+            at = self.parent[at as usize];
+            chain.push(at);
+        }
+        chain.reverse();
+        self.occupied.fill(false);
+        let mut player = self.level.player();
+        let mut moves = String::new();
+        for pair in chain.windows(2) {
+            let (before, after) = (self.state(pair[0]), self.state(pair[1]));
+            let from = before[..k].iter().find(|b| !after[..k].contains(b));
+            let to = after[..k].iter().find(|b| !before[..k].contains(b));
+            let (Some(&from), Some(&to)) = (from, to) else {
+                continue;
+            };
+            let (from, to) = (CellId::new(usize::from(from)), CellId::new(usize::from(to)));
+            let Some(dir) = Dir::ALL
+                .into_iter()
+                .find(|&d| grid.neighbour(from, d) == Some(to))
+            else {
+                continue;
+            };
+            let before: Vec<u16> = before[..k].to_vec();
+            for &b in &before {
+                self.occupied[usize::from(b)] = true;
+            }
+            self.walker.run(grid, &self.occupied, player);
+            for &b in &before {
+                self.occupied[usize::from(b)] = false;
+            }
+            if let Some(behind) = grid.neighbour(from, dir.opposite()) {
+                moves.extend(
+                    self.walker
+                        .walk_to(grid, behind)
+                        .into_iter()
+                        .map(walk_letter),
+                );
+            }
+            moves.push(push_letter(dir));
+            player = from;
+        }
+        moves
+    }
+}
