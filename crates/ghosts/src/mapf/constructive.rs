@@ -267,6 +267,19 @@ impl Reservations {
         });
     }
 
+    /// Removes agent `agent`'s `path`, added before.
+    ///
+    /// # Complexity
+    /// O(sum over the path's cells of their visits).
+    fn remove(&mut self, agent: u32, path: &[u32]) {
+        for &v in path {
+            self.visits[v as usize].retain(|&(_, b)| b != agent);
+            if self.stays[v as usize].is_some_and(|stay| stay.agent == agent) {
+                self.stays[v as usize] = None;
+            }
+        }
+    }
+
     /// Removes every path of `paths`.
     fn remove_all(&mut self, paths: &[Vec<u32>]) {
         for path in paths {
@@ -383,6 +396,28 @@ impl<'i, 'a> Planner<'i, 'a> {
     pub(crate) fn reserve(&mut self, a: usize, path: Vec<u32>) {
         self.reservations.add(a as u32, &path);
         self.paths[a] = path;
+    }
+
+    /// Forgets agent `a`'s path, and returns it (empty: it had none).
+    pub(crate) fn release(&mut self, a: usize) -> Vec<u32> {
+        let path = std::mem::take(&mut self.paths[a]);
+        self.reservations.remove(a as u32, &path);
+        path
+    }
+
+    /// The agents that are on the cells of `cells` at some time (each once, in the
+    /// order met), besides `a`.
+    pub(crate) fn agents_on(&self, cells: &[u32], a: usize, out: &mut Vec<usize>) {
+        for &v in cells {
+            let visits = &self.reservations.visits[v as usize];
+            let stay = self.reservations.stays[v as usize].map(|stay| stay.agent);
+            for b in visits.iter().map(|&(_, b)| b).chain(stay) {
+                let b = b as usize;
+                if b != a && !out.contains(&b) {
+                    out.push(b);
+                }
+            }
+        }
     }
 
     /// Every agent's path so far (empty: not planned).

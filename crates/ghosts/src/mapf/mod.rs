@@ -28,6 +28,7 @@
 pub mod constructive;
 pub mod dist_table;
 pub mod lacam;
+pub mod lns;
 pub mod pibt;
 pub mod refine;
 pub mod result_file;
@@ -299,6 +300,19 @@ pub enum Event {
         /// Wall seconds it took.
         seconds: f64,
     },
+    /// The best plan for the sum of costs before the proof, or after it stopped: by
+    /// prioritized planning (or LaCAM*'s), then improved by large neighbourhood search
+    /// (`mapf/lns.rs`).
+    SocPlan {
+        /// Its sum of costs.
+        cost: u64,
+        /// The sum of costs of the plan it started from.
+        from: u64,
+        /// Steps of the neighbourhood search made.
+        steps: u64,
+        /// Wall seconds it took.
+        seconds: f64,
+    },
     /// The SAT decision on every agent at one horizon.
     Sat {
         /// The horizon T.
@@ -403,6 +417,16 @@ impl std::fmt::Display for Event {
                 f,
                 "a shorter plan by planning at T = {horizon}: {} ({seconds:.3} s)",
                 verdict(*found)
+            ),
+            Event::SocPlan {
+                cost,
+                from,
+                steps,
+                seconds,
+            } => write!(
+                f,
+                "a plan for the sum of costs: {cost}, from {from} by {steps} steps of \
+                 neighbourhood search ({seconds:.3} s)"
             ),
             Event::Sat {
                 horizon,
@@ -545,6 +569,10 @@ fn soc_driven(
             FirstPlans::None => {}
         }
     }
+    let first = driver.soc_plan(first, SocPhase::BeforeProof);
+    if let Stopwatch::Wall(Some(limit)) = driver.stopwatch {
+        driver.proof_end = Some(limit.mul_f64(SOC_PROOF_SHARE));
+    }
     let deadline = driver.deadline();
     let mut stop = || driver.passed();
     let within = soc::Within {
@@ -557,6 +585,17 @@ fn soc_driven(
             (Unanswered::Time { .. }, Some(limit)) => Unanswered::Time { limit },
             (e, _) => e,
         })?;
+    driver.proof_end = None;
+    let found = found.map(|(mut plan, bound)| {
+        if bound < plan.cost {
+            let paths = std::mem::take(&mut plan.paths);
+            plan.paths = driver
+                .soc_plan(Some(paths), SocPhase::AfterProof)
+                .unwrap_or_default();
+            plan.cost = soc::sum_of_costs(&plan.paths, goals);
+        }
+        (plan, bound)
+    });
     Ok(found.map(|(mut plan, bound)| {
         let arrived = plan
             .paths
@@ -641,6 +680,53 @@ const PROOF_SHARE: f64 = 0.5;
 
 /// The seed of LaCAM*'s tie breaks (fixed: the same run gives the same plan).
 const FIRST_PLAN_SEED: u64 = 17;
+
+/// The share of the time limit, from the start, within which the sum of costs' first
+/// plan is made and improved ([`lns`]) before the proof, when LaCAM* gave a plan.
+const SOC_PLAN_SHARE: f64 = 0.1;
+
+/// As [`SOC_PLAN_SHARE`] when LaCAM* gave no plan: prioritized planning may take this
+/// share to find one.
+const SOC_PLAN_SHARE_WITHOUT_PLAN: f64 = 0.5;
+
+/// Priority orders the sum of costs' first plan by prioritized planning tries ([`lns`]):
+/// a bound, since an instance with no plan at all fails every one.
+const SOC_PLAN_ATTEMPTS: usize = 32;
+
+/// Before the sum of costs' proof, the neighbourhood search ([`lns`]) stops after this
+/// many steps in a row that did not improve the plan (as well as at
+/// [`SOC_PLAN_SHARE`] of the time): the proof may need no more.
+const SOC_PLAN_PATIENCE: u64 = 200;
+
+/// The share of the time limit, from the start, the sum of costs' proof gets; the rest
+/// improves the best plan ([`lns`]) when the proof did not finish.
+const SOC_PROOF_SHARE: f64 = 0.7;
+
+/// With [`Stopwatch::Counted`], the most attempts and steps of each phase of [`lns`]
+/// (and at most LaCAM*'s expansions).
+const SOC_PLAN_COUNTED_STEPS: u64 = 32;
+
+/// The horizon of the sum of costs' planning ([`lns`]): this many times the lower
+/// bound of the makespan, plus [`SOC_PLAN_EXTRA_STEPS`] (at least the first plan's
+/// makespan): the slack each agent may take to go round or wait for the others.
+const SOC_PLAN_HORIZON_FACTOR: u32 = 2;
+
+/// See [`SOC_PLAN_HORIZON_FACTOR`].
+const SOC_PLAN_EXTRA_STEPS: u32 = 16;
+
+/// The seed of the sum of costs' orders and neighbourhoods (fixed: the same run gives
+/// the same plan).
+const SOC_PLAN_SEED: u64 = 19;
+
+/// When [`Driver::soc_plan`] runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SocPhase {
+    /// Before the proof: a first plan by prioritized planning, the better of it and
+    /// LaCAM*'s improved, within [`SOC_PLAN_SHARE`] of the time.
+    BeforeProof,
+    /// After the proof stopped: the best plan improved until the time limit.
+    AfterProof,
+}
 
 /// How one horizon ended.
 enum Horizon {
@@ -910,6 +996,85 @@ impl<'a, 't> Driver<'a, 't> {
             found: best,
             unproven_bound: Some(proven_below),
         })
+    }
+
+    /// Step, for the sum of costs with a time limit: the plan `first` (every agent's cell
+    /// at 0..=its makespan), and before the proof also one by prioritized planning, the
+    /// better of them improved by large neighbourhood search ([`lns`]) while `phase`
+    /// leaves time. Without a time limit, `first` as it is (every answer a proof).
+    fn soc_plan(&mut self, first: Option<Vec<Vec<u32>>>, phase: SocPhase) -> Option<Vec<Vec<u32>>> {
+        let (share, steps_allowed) = match (self.stopwatch, phase) {
+            (Stopwatch::Wall(None), _) => return first,
+            (Stopwatch::Wall(Some(limit)), SocPhase::BeforeProof) => {
+                let share = match first {
+                    Some(_) => SOC_PLAN_SHARE,
+                    None => SOC_PLAN_SHARE_WITHOUT_PLAN,
+                };
+                (limit.mul_f64(share), u64::MAX)
+            }
+            (Stopwatch::Wall(Some(limit)), SocPhase::AfterProof) => (limit, u64::MAX),
+            (
+                Stopwatch::Counted {
+                    first_plan_nodes, ..
+                },
+                _,
+            ) => (Duration::MAX, first_plan_nodes.min(SOC_PLAN_COUNTED_STEPS)),
+        };
+        let Agents {
+            grid,
+            starts,
+            goals,
+            ..
+        } = self.agents;
+        let clock = Instant::now();
+        let started = self.started;
+        let instance = Instance::new(grid, starts, goals);
+        let lower_bound = instance.lower_bound()?;
+        let horizon = lower_bound
+            .saturating_mul(SOC_PLAN_HORIZON_FACTOR)
+            .saturating_add(SOC_PLAN_EXTRA_STEPS);
+        let mut asked = 0u64;
+        let mut stop = || {
+            asked += 1;
+            asked > steps_allowed || started.elapsed() > share
+        };
+        let mut from_first =
+            first.map(|paths| lns::Lns::from_paths(&instance, paths, horizon, SOC_PLAN_SEED));
+        if phase == SocPhase::BeforeProof {
+            let planned = lns::Lns::by_planning(
+                &instance,
+                horizon,
+                SOC_PLAN_ATTEMPTS,
+                SOC_PLAN_SEED,
+                &mut stop,
+            );
+            if let Some(planned) = planned
+                && from_first
+                    .as_ref()
+                    .is_none_or(|known| planned.cost() < known.cost())
+            {
+                from_first = Some(planned);
+            }
+        }
+        let mut best = from_first?;
+        let from = best.cost();
+        let mut steps = 0u64;
+        let mut counted_stop = || {
+            let stop = stop();
+            steps += u64::from(!stop);
+            stop
+        };
+        match phase {
+            SocPhase::BeforeProof => best.improve_while(SOC_PLAN_PATIENCE, &mut counted_stop),
+            SocPhase::AfterProof => best.improve_until(&mut counted_stop),
+        }
+        (self.trace)(&Event::SocPlan {
+            cost: best.cost(),
+            from,
+            steps,
+            seconds: clock.elapsed().as_secs_f64(),
+        });
+        Some(best.into_paths())
     }
 
     /// Step: LaCAM* for the first plans, within min([`FIRST_PLAN_SECONDS`], the time
