@@ -193,8 +193,8 @@ fn run(way: Way) -> FinderOptions {
 /// 1, 2, 5, 6, 7, 17, 38, 65, 78, 79, 82, 83, 84;
 /// weighted A* on the matching with cycling, no corral deadlocks ([`LAST_CHANCE`]): 49
 /// besides. Together: 17 (15 without the macros). With the packing advisor
-/// (docs/sokoban.md): the second run 27, the nearest goal with cycling and corral
-/// deadlocks 26, 28 together (the runs as here to be measured again).
+/// (docs/sokoban.md): 15, 27 and 25, the weighted run 29 (7, 8, 15, 63 besides), 31
+/// together.
 const PORTFOLIO: [(f64, Way); 3] = [
     (
         0.25,
