@@ -69,7 +69,7 @@ mod queue;
 mod table;
 mod walker;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use grid_core::{CellId, Dir};
 
@@ -96,6 +96,7 @@ pub(super) const CLOCK_EVERY: u64 = 256;
 /// Solves `level` for `options.metric` (see the module documentation), and tells what
 /// the search did, with the lower bound it proved ([`Stats::bound`]) when a limit stopped
 /// it: the exact search alone ([`PushProof::OneSearch`]).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests and examples (`internals`)
 pub fn solve_counting(
     level: &Level,
     options: &Options,
@@ -110,10 +111,15 @@ pub enum PushProof {
     OneSearch,
     /// The fewest pushes first, the player normalised to its region, then the exact
     /// search under that ceiling (see [`solve_counting_by`]).
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     Ceiling,
     /// As [`PushProof::Ceiling`], and the second phase keeps only the states on the
     /// solutions with the fewest pushes, which the first phase finds after proving them.
     OnPaths,
+    /// As [`PushProof::Ceiling`] when the first phase proves the fewest pushes within
+    /// this time; otherwise the exact search alone for the rest of the time, as
+    /// [`PushProof::OneSearch`] (the first phase's bound on the pushes kept).
+    FirstWithin(Duration),
 }
 
 /// [`solve_counting`], `--metric pushes` proven as `proof` says.
@@ -139,6 +145,32 @@ pub fn solve_counting_by(
     let mut first_phase = PushStats::default();
     let (ceiling, fewest_pushes) = match (options.metric, proof) {
         (Metric::Moves, _) | (Metric::Pushes, PushProof::OneSearch) => (HOPELESS, None),
+        (Metric::Pushes, PushProof::FirstWithin(within)) => {
+            let first_deadline = Instant::now() + within;
+            let (outcome, stats) = push_optimum::push_optimum(
+                level,
+                &board,
+                &pairs,
+                options,
+                Pruning::PiCorrals,
+                Paths::Skip,
+                Some(deadline.map_or(first_deadline, |d| d.min(first_deadline))),
+            );
+            first_phase = stats;
+            match outcome {
+                Err(SolveError::Interrupted) => {
+                    return (Err(SolveError::Interrupted), first_stats(stats));
+                }
+                // Not within its time (or its memory): the exact search alone.
+                Err(_) => (HOPELESS, None),
+                Ok(Outcome::Unsolvable) => return (Ok(None), first_stats(stats)),
+                Ok(Outcome::Solved {
+                    pushes,
+                    lurd,
+                    paths,
+                }) => (pushes, Some((pushes, lurd, paths))),
+            }
+        }
         (Metric::Pushes, PushProof::Ceiling | PushProof::OnPaths) => {
             let paths = if proof == PushProof::OnPaths {
                 Paths::Mark
@@ -185,6 +217,7 @@ pub fn solve_counting_by(
     stats.states = search.table.info.len() as u64;
     stats.layouts = search.table.layouts.len() as u64;
     stats.first_phase = first_phase;
+    stats.bound = stats.bound.max(first_phase.bound);
     let answer = match (answer, fewest_pushes) {
         (Err(_), Some((pushes, lurd))) => {
             stats.bound = stats.bound.max(pushes);
@@ -195,12 +228,22 @@ pub fn solve_counting_by(
     (answer, stats)
 }
 
+/// What the search did when the first phase ended it: that phase's.
+fn first_stats(first_phase: PushStats) -> Stats {
+    Stats {
+        bound: first_phase.bound,
+        first_phase,
+        ..Stats::default()
+    }
+}
+
 /// The fewest pushes of `level` by the first phase of `--metric pushes` alone (see
 /// [`solve_counting`]), `None` when it is unsolvable, with `pruning`; and what it did.
 ///
 /// # Errors
 /// [`SolveError`] when a limit of `options` stopped it; the stats carry the proven lower
 /// bound.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests and examples (`internals`)
 pub fn fewest_pushes(
     level: &Level,
     options: &Options,
