@@ -22,7 +22,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         _ => Metric::Pushes,
     };
     // `SOKOBAN_PROOF`: `one` (the exact search alone), `first` (the first phase alone,
-    // the fewest pushes), else both phases.
+    // the fewest pushes), `paths` (both phases, the second on the paths of the first),
+    // else both phases, the second under the ceiling only.
     let proof = std::env::var("SOKOBAN_PROOF").unwrap_or_default();
     let (first, last) = match args.get(1) {
         Some(range) => {
@@ -54,10 +55,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             );
             continue;
         }
-        let by = if proof == "one" {
-            PushProof::OneSearch
-        } else {
-            PushProof::TwoPhases
+        let by = match proof.as_str() {
+            "one" => PushProof::OneSearch,
+            "paths" => PushProof::OnPaths,
+            _ => PushProof::Ceiling,
         };
         let (answer, stats) = solve_counting_by(&level, &options, by);
         let counts = match answer {

@@ -78,9 +78,9 @@ pub struct Stats {
     /// New states not kept because their pushes and bound on the pushes left pass the
     /// ceiling (the fewest pushes the first phase proved, `--metric pushes`).
     pub over_ceiling: u64,
-    /// New states not kept because the first phase reached their layout and region with
-    /// fewer pushes (`--metric pushes` in two phases).
-    pub known_fewer: u64,
+    /// New states not kept because their layout and region, with their pushes, is on no
+    /// solution with the fewest pushes (`--metric pushes` in two phases).
+    pub off_paths: u64,
     /// What the first phase did (`--metric pushes`).
     pub first_phase: super::PushStats,
     /// The largest first key of `f` (cost so far plus bound) among the states taken
@@ -137,9 +137,10 @@ pub(super) struct Search<'a> {
     /// The most pushes a solution may have: no state whose pushes and bound pass it is
     /// kept ([`HOPELESS`]: no ceiling).
     ceiling: u32,
-    /// The first phase's states (`--metric pushes` in two phases): a new state that one
-    /// of them reaches with fewer pushes is dropped.
-    known: Option<Known>,
+    /// The states on the solutions with the fewest pushes, by layout and region, found by
+    /// the first phase (`--metric pushes` in two phases): a new state that is not one of
+    /// them, with their pushes, is dropped.
+    paths: Option<Known>,
     pub(super) table: Table,
     pub(super) queue: Queue,
     pub(super) budget: Budget,
@@ -191,7 +192,7 @@ impl<'a> Search<'a> {
         pairs: GroupDeadlocks,
         options: &Options,
         ceiling: u32,
-        known: Option<Known>,
+        paths: Option<Known>,
     ) -> Self {
         let grid = level.grid();
         let n = grid.cell_count();
@@ -202,7 +203,7 @@ impl<'a> Search<'a> {
         };
         let table = Table::new(k, n);
         budget.bytes += table.layout_index.bytes() + board.bytes() + pairs.bytes();
-        budget.bytes += known.as_ref().map_or(0, Known::bytes);
+        budget.bytes += paths.as_ref().map_or(0, Known::bytes);
         let (keys, order) = match options.metric {
             Metric::Pushes => (
                 Keys {
@@ -229,7 +230,7 @@ impl<'a> Search<'a> {
             metric: options.metric,
             keys,
             ceiling,
-            known,
+            paths,
             table,
             queue: Queue::new(order),
             budget,
@@ -602,8 +603,8 @@ impl<'a> Search<'a> {
         pushes: u32,
     ) -> Result<Option<(u32, [u32; 2])>, SolveError> {
         let player = p.cell.index() as u16;
-        if self.known_fewer(p, pushes + 1) {
-            self.stats.known_fewer += 1;
+        if self.off_paths(p, pushes + 1) {
+            self.stats.off_paths += 1;
             return Ok(None);
         }
         let (matcher, board, child) = (&mut self.matcher, &self.board, &self.scratch.child);
@@ -655,10 +656,10 @@ impl<'a> Search<'a> {
         Ok(Some((state, bound)))
     }
 
-    /// Whether the first phase reached the layout and region of push `p`'s child (its
-    /// boxes in `scratch.child`) with fewer than `pushes`.
-    fn known_fewer(&mut self, p: &Pending, pushes: u32) -> bool {
-        let Some(known) = &self.known else {
+    /// Whether the layout and region of push `p`'s child (its boxes in `scratch.child`),
+    /// reached with `pushes`, is on no solution with the fewest pushes.
+    fn off_paths(&mut self, p: &Pending, pushes: u32) -> bool {
+        let Some(known) = &self.paths else {
             return false;
         };
         let (cell, to) = (p.cell, p.to);
@@ -672,7 +673,7 @@ impl<'a> Search<'a> {
         words.clear();
         words.extend_from_slice(&self.scratch.child);
         words.push(least.index() as u16);
-        known.pushes(words).is_some_and(|g| g < pushes)
+        known.pushes(words) != Some(pushes)
     }
 
     /// Whether a state with `cost` and `bound` needs more pushes than the ceiling.

@@ -79,7 +79,7 @@ use crate::parse::Level;
 use crate::solution::{Metric, Options, Solution, SolveError};
 use expand::Search;
 pub use expand::Stats;
-use push_optimum::Outcome;
+use push_optimum::{Outcome, Paths};
 pub use push_optimum::{Pruning, PushStats};
 use table::{HOPELESS, ROOT, Table};
 use walker::Walker;
@@ -110,16 +110,21 @@ pub enum PushProof {
     OneSearch,
     /// The fewest pushes first, the player normalised to its region, then the exact
     /// search under that ceiling (see [`solve_counting_by`]).
-    TwoPhases,
+    Ceiling,
+    /// As [`PushProof::Ceiling`], and the second phase keeps only the states on the
+    /// solutions with the fewest pushes, which the first phase finds after proving them.
+    OnPaths,
 }
 
 /// [`solve_counting`], `--metric pushes` proven as `proof` says.
 ///
-/// [`PushProof::TwoPhases`]: first the fewest pushes P alone, the player normalised to
+/// [`PushProof::Ceiling`]: first the fewest pushes P alone, the player normalised to
 /// its region (`push_optimum`, with PI-corral pruning); then the exact search under the
 /// ceiling P (a state whose pushes and bound on the pushes left pass P is not kept: every
-/// solution has at least P pushes, so none through it has P), dropping a new state whose
-/// layout and region the first phase reached with fewer pushes. When a limit stops the
+/// solution has at least P pushes, so none through it has P). [`PushProof::OnPaths`]:
+/// besides, the first phase goes on to find every (layout, region) on a solution with P
+/// pushes, with its pushes from the start, and the second phase drops every other new
+/// state (see `push_optimum::Known`). When a limit stops the
 /// second phase, the answer is the first phase's solution, unproven, with the lower bound
 /// P (its pushes are the fewest, its moves perhaps not).
 pub fn solve_counting_by(
@@ -134,13 +139,19 @@ pub fn solve_counting_by(
     let mut first_phase = PushStats::default();
     let (ceiling, fewest_pushes) = match (options.metric, proof) {
         (Metric::Moves, _) | (Metric::Pushes, PushProof::OneSearch) => (HOPELESS, None),
-        (Metric::Pushes, PushProof::TwoPhases) => {
+        (Metric::Pushes, PushProof::Ceiling | PushProof::OnPaths) => {
+            let paths = if proof == PushProof::OnPaths {
+                Paths::Mark
+            } else {
+                Paths::Skip
+            };
             let (outcome, stats) = push_optimum::push_optimum(
                 level,
                 &board,
                 &pairs,
                 options,
                 Pruning::PiCorrals,
+                paths,
                 deadline,
             );
             first_phase = stats;
@@ -155,16 +166,16 @@ pub fn solve_counting_by(
                 Ok(Outcome::Solved {
                     pushes,
                     lurd,
-                    known,
-                }) => (pushes, Some((pushes, lurd, known))),
+                    paths,
+                }) => (pushes, Some((pushes, lurd, paths))),
             }
         }
     };
-    let (fewest_pushes, known) = match fewest_pushes {
-        Some((pushes, lurd, known)) => (Some((pushes, lurd)), Some(known)),
+    let (fewest_pushes, paths) = match fewest_pushes {
+        Some((pushes, lurd, paths)) => (Some((pushes, lurd)), paths),
         None => (None, None),
     };
-    let mut search = Search::new(level, board, pairs, options, ceiling, known);
+    let mut search = Search::new(level, board, pairs, options, ceiling, paths);
     let answer = match search.start() {
         Ok(true) => run(&mut search, options, deadline),
         Ok(false) => Ok(None),
@@ -199,8 +210,15 @@ pub fn fewest_pushes(
     let Some((board, pairs)) = tables_unless_dead(level) else {
         return (Ok(None), PushStats::default());
     };
-    let (outcome, stats) =
-        push_optimum::push_optimum(level, &board, &pairs, options, pruning, deadline);
+    let (outcome, stats) = push_optimum::push_optimum(
+        level,
+        &board,
+        &pairs,
+        options,
+        pruning,
+        Paths::Skip,
+        deadline,
+    );
     let answer = outcome.map(|o| match o {
         Outcome::Solved { pushes, .. } => Some(pushes),
         Outcome::Unsolvable => None,

@@ -61,15 +61,23 @@ pub enum Pruning {
     PiCorrals,
 }
 
+/// Whether the first phase goes on to find the states on the solutions with the fewest
+/// pushes ([`Known`]) once it has them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Paths {
+    Skip,
+    Mark,
+}
+
 /// What the first phase found.
 #[derive(Debug)]
 pub(super) enum Outcome {
     /// The fewest pushes, a solution with that many (walks shortest per push), and the
-    /// pushes with which the search reached each state.
+    /// states on the solutions with that many, when the search for them finished in time.
     Solved {
         pushes: u32,
         lurd: String,
-        known: Known,
+        paths: Option<Known>,
     },
     /// No solution.
     Unsolvable,
@@ -86,12 +94,25 @@ pub struct PushStats {
     pub corrals: u64,
     /// The largest `f` taken from the queue: a proven lower bound on the pushes.
     pub bound: u32,
+    /// Expansions of the search for the states on the solutions with the fewest pushes.
+    pub path_expansions: u64,
+    /// States on the solutions with the fewest pushes.
+    pub on_paths: u64,
 }
 
-/// The states the first phase stored, each with the pushes of a way to it: what the
-/// second phase prunes with (a state of the exact search with more pushes in the same
-/// layout and region is on no solution with the fewest pushes: that way, then a walk,
-/// reaches its square with fewer).
+/// The states (box layout, player's region) on the solutions with the fewest pushes P,
+/// each with its fewest pushes from the start: what the second phase prunes with (a
+/// state of the exact search whose layout and region is not one of them, or is reached
+/// with other pushes, is on no solution with P pushes).
+///
+/// Found by a second A* without PI-corrals that expands every state whose pushes and
+/// bound are at most P (the bound is admissible, so every state of a solution with P
+/// pushes is expanded, with its fewest pushes from the start, which it has on such a
+/// solution), then, from the most pushes down, marks a state when it is solved with P
+/// pushes or has a marked child with one push more. A marked state has a way from the
+/// start with its pushes and one to the goals with P less them: it is on a solution with
+/// P pushes. PI-corrals are left out here because they keep one solution with P pushes,
+/// not all of them, and the second phase needs all (their moves differ).
 #[derive(Debug)]
 pub(super) struct Known {
     k: usize,
@@ -101,8 +122,8 @@ pub(super) struct Known {
 }
 
 impl Known {
-    /// The pushes of the first phase's way to the state `words` (sorted box squares, then
-    /// the least square of the player's region), if it stored it.
+    /// The fewest pushes of the state `words` (sorted box squares, then the least square
+    /// of the player's region) when it is on a solution with the fewest pushes.
     pub(super) fn pushes(&self, words: &[u16]) -> Option<u32> {
         let stride = self.k + 1;
         let all = &self.words;
@@ -113,6 +134,7 @@ impl Known {
             })
             .ok()
             .map(|s| self.pushes[s as usize])
+            .filter(|&g| g != HOPELESS)
     }
 
     /// The bytes it takes.
@@ -134,6 +156,11 @@ struct PushSearch<'a> {
     triples: GroupDeadlocks,
     k: usize,
     pruning: Pruning,
+    /// No state whose pushes and bound pass it is queued ([`HOPELESS`]: none); with a
+    /// ceiling the search goes on past solved states until none is left under it.
+    ceiling: u32,
+    /// The children of one expansion, `k + 1` words each.
+    children: Vec<u16>,
     /// Per state, k sorted box squares and the least square of the player's region.
     words: Vec<u16>,
     parent: Vec<u32>,
@@ -166,12 +193,45 @@ pub(super) fn push_optimum(
     pairs: &GroupDeadlocks,
     options: &Options,
     pruning: Pruning,
+    paths: Paths,
     deadline: Option<Instant>,
 ) -> (Result<Outcome, SolveError>, PushStats) {
     let mut search = PushSearch::new(level, board, pairs, options, pruning);
-    let outcome = search.run(options, deadline);
+    let found = search.run(options, deadline);
     search.stats.states = search.parent.len() as u64;
-    (outcome, search.stats)
+    let mut stats = search.stats;
+    let (pushes, lurd) = match found {
+        Ok(Some(state)) => (search.pushes[state as usize], search.read_solution(state)),
+        Ok(None) => return (Ok(Outcome::Unsolvable), stats),
+        Err(e) => return (Err(e), stats),
+    };
+    drop(search);
+    if paths == Paths::Skip {
+        return (
+            Ok(Outcome::Solved {
+                pushes,
+                lurd,
+                paths: None,
+            }),
+            stats,
+        );
+    }
+    let mut search = PushSearch::new(level, board, pairs, options, Pruning::None);
+    search.ceiling = pushes;
+    let paths = match search.run(options, deadline) {
+        Ok(_) => Some(search.mark_paths()),
+        Err(_) => None,
+    };
+    stats.path_expansions = search.stats.expansions;
+    stats.on_paths = search.stats.on_paths;
+    (
+        Ok(Outcome::Solved {
+            pushes,
+            lurd,
+            paths,
+        }),
+        stats,
+    )
 }
 
 /// The matching bound on the pushes of `boxes`, or [`HOPELESS`].
@@ -205,6 +265,8 @@ impl<'a> PushSearch<'a> {
             triples: GroupDeadlocks::default(),
             k,
             pruning,
+            ceiling: HOPELESS,
+            children: Vec::new(),
             words: Vec::new(),
             parent: Vec::new(),
             pushes: Vec::new(),
@@ -235,6 +297,9 @@ impl<'a> PushSearch<'a> {
         }
         self.budget.bytes += QUEUE_ENTRY_BYTES;
         let (g, h) = (self.pushes[state as usize], self.bound[state as usize]);
+        if self.ceiling != HOPELESS && g + h > self.ceiling {
+            return Ok(());
+        }
         self.queue
             .entry((g + h, Reverse(g)))
             .or_default()
@@ -314,7 +379,14 @@ impl<'a> PushSearch<'a> {
         least.index() as u16
     }
 
-    fn run(&mut self, options: &Options, deadline: Option<Instant>) -> Result<Outcome, SolveError> {
+    /// The A* loop: the first solved state taken from the queue, `None` when the queue
+    /// runs dry; with a ceiling, solved states are kept and the loop goes on until the
+    /// queue runs dry.
+    fn run(
+        &mut self,
+        options: &Options,
+        deadline: Option<Instant>,
+    ) -> Result<Option<u32>, SolveError> {
         let level = self.level;
         let k = self.k;
         let mut start: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
@@ -347,18 +419,12 @@ impl<'a> PushSearch<'a> {
             }
             self.stats.bound = self.stats.bound.max(f);
             boxes.copy_from_slice(&self.state(state)[..k]);
-            if self.bound[s] == 0 && boxes.iter().all(|&b| self.board.is_goal(usize::from(b))) {
-                let lurd = self.read_solution(state);
-                return Ok(Outcome::Solved {
-                    pushes: g,
-                    lurd,
-                    known: Known {
-                        k,
-                        words: std::mem::take(&mut self.words),
-                        pushes: std::mem::take(&mut self.pushes),
-                        index: std::mem::replace(&mut self.index, Index::new(k + 1, 0)),
-                    },
-                });
+            if self.is_solved(state) {
+                if self.ceiling == HOPELESS {
+                    return Ok(Some(state));
+                }
+                self.closed[s] = true;
+                continue;
             }
             self.closed[s] = true;
             self.stats.expansions += 1;
@@ -392,29 +458,87 @@ impl<'a> PushSearch<'a> {
                     self.stats.corrals += 1;
                 }
             }
-            let inherited = self.bound[s].saturating_sub(1);
-            let result = self.expand(state, &boxes, &barrier, &mut child, g + 1, inherited);
+            self.children_of(&boxes, &barrier);
             for &b in &boxes {
                 self.occupied[usize::from(b)] = false;
             }
-            result?;
+            let inherited = self.bound[s].saturating_sub(1);
+            let children = std::mem::take(&mut self.children);
+            for c in children.chunks_exact(k + 1) {
+                child.copy_from_slice(c);
+                self.reach(&child, state, g + 1, inherited)?;
+            }
+            self.children = children;
         }
-        Ok(Outcome::Unsolvable)
+        Ok(None)
     }
 
-    /// Every push from `state` (its boxes `boxes`, marked in `occupied`, the walk from its
-    /// player done) that passes the deadlock tests, only the `barrier`'s boxes when it is
-    /// not empty, reached with `pushes` and at least the bound `inherited`.
-    fn expand(
-        &mut self,
-        state: u32,
-        boxes: &[u16],
-        barrier: &[CellId],
-        child: &mut [u16],
-        pushes: u32,
-        inherited: u32,
-    ) -> Result<(), SolveError> {
+    /// Whether `state` has every box on a goal.
+    fn is_solved(&self, state: u32) -> bool {
+        self.bound[state as usize] == 0
+            && self.state(state)[..self.k]
+                .iter()
+                .all(|&b| self.board.is_goal(usize::from(b)))
+    }
+
+    /// After a run under a ceiling P: the states on the solutions with P pushes (see
+    /// [`Known`]), the others' pushes set to [`HOPELESS`].
+    fn mark_paths(&mut self) -> Known {
+        let k = self.k;
+        let n = self.parent.len();
+        let mut order: Vec<u32> = (0..n as u32).filter(|&s| self.closed[s as usize]).collect();
+        order.sort_unstable_by_key(|&s| std::cmp::Reverse(self.pushes[s as usize]));
+        let mut on_path = vec![false; n];
+        let mut boxes = vec![0u16; k];
+        for &state in &order {
+            let s = state as usize;
+            let g = self.pushes[s];
+            if self.is_solved(state) {
+                on_path[s] = g == self.ceiling;
+                continue;
+            }
+            boxes.copy_from_slice(&self.state(state)[..k]);
+            let player = CellId::new(usize::from(self.state(state)[k]));
+            for &b in &boxes {
+                self.occupied[usize::from(b)] = true;
+            }
+            self.walker.run(self.grid, &self.occupied, player);
+            self.children_of(&boxes, &[]);
+            for &b in &boxes {
+                self.occupied[usize::from(b)] = false;
+            }
+            let stride = k + 1;
+            let all = &self.words;
+            on_path[s] = self.children.chunks_exact(stride).any(|c| {
+                let key = self.index.key(c);
+                self.index
+                    .find(c, key, |t| {
+                        &all[t as usize * stride..(t as usize + 1) * stride]
+                    })
+                    .is_ok_and(|t| on_path[t as usize] && self.pushes[t as usize] == g + 1)
+            });
+        }
+        let mut pushes = std::mem::take(&mut self.pushes);
+        for (g, &on) in pushes.iter_mut().zip(&on_path) {
+            if !on {
+                *g = HOPELESS;
+            }
+        }
+        self.stats.on_paths = on_path.iter().filter(|&&on| on).count() as u64;
+        Known {
+            k,
+            words: std::mem::take(&mut self.words),
+            pushes,
+            index: std::mem::replace(&mut self.index, Index::new(k + 1, 0)),
+        }
+    }
+
+    /// Into `children`, every push from the boxes `boxes` (marked in `occupied`, the walk
+    /// from the player done) that passes the deadlock tests, only the `barrier`'s boxes
+    /// when it is not empty, as the child's words.
+    fn children_of(&mut self, boxes: &[u16], barrier: &[CellId]) {
         let (grid, k) = (self.grid, self.k);
+        self.children.clear();
         for i in 0..k {
             let cell = CellId::new(usize::from(boxes[i]));
             if !barrier.is_empty() && barrier.binary_search(&cell).is_err() {
@@ -438,19 +562,17 @@ impl<'a> PushSearch<'a> {
                 let dead = self.freeze.deadlocked(self.board, &self.occupied, to)
                     || self.group_dead(boxes, i, to.index(), cell.index());
                 if !dead {
-                    child[..k].copy_from_slice(boxes);
-                    child[i] = to.index() as u16;
-                    child[..k].sort_unstable();
-                    child[k] = self.region_of(cell);
+                    let at = self.children.len();
+                    self.children.extend_from_slice(boxes);
+                    self.children[at + i] = to.index() as u16;
+                    self.children[at..at + k].sort_unstable();
+                    let region = self.region_of(cell);
+                    self.children.push(region);
                 }
                 self.occupied[to.index()] = false;
                 self.occupied[cell.index()] = true;
-                if !dead {
-                    self.reach(child, state, pushes, inherited)?;
-                }
             }
         }
-        Ok(())
     }
 
     /// Whether the box pushed from `from` onto `to` (box `i` of `boxes`, the squares
