@@ -313,6 +313,18 @@ pub enum Event {
         /// Wall seconds it took.
         seconds: f64,
     },
+    /// The best plan's makespan shortened by large neighbourhood search
+    /// (`mapf/lns.rs`), after the proof stopped.
+    Shortened {
+        /// Its makespan now.
+        makespan: u32,
+        /// Its makespan before.
+        from: u32,
+        /// Steps of the search made.
+        steps: u64,
+        /// Wall seconds it took.
+        seconds: f64,
+    },
     /// The SAT decision on every agent at one horizon.
     Sat {
         /// The horizon T.
@@ -427,6 +439,16 @@ impl std::fmt::Display for Event {
                 f,
                 "a plan for the sum of costs: {cost}, from {from} by {steps} steps of \
                  neighbourhood search ({seconds:.3} s)"
+            ),
+            Event::Shortened {
+                makespan,
+                from,
+                steps,
+                seconds,
+            } => write!(
+                f,
+                "a shorter plan by neighbourhood search: {makespan}, from {from} by {steps} \
+                 steps ({seconds:.3} s)"
             ),
             Event::Sat {
                 horizon,
@@ -555,16 +577,7 @@ fn soc_driven(
         match driver.first_plans(lower_bound) {
             FirstPlans::Optimal(Found { steps: None, .. }) => return Ok(None),
             FirstPlans::Optimal(found) | FirstPlans::Best(found) => {
-                first = found.plan.map(|plan| {
-                    let mut paths: Vec<Vec<u32>> =
-                        starts.iter().map(|s| vec![s.index() as u32]).collect();
-                    for placement in &plan {
-                        for (path, cell) in paths.iter_mut().zip(placement) {
-                            path.push(cell.index() as u32);
-                        }
-                    }
-                    paths
-                });
+                first = found.plan.map(|plan| paths_of(starts, &plan));
             }
             FirstPlans::None => {}
         }
@@ -615,6 +628,18 @@ fn soc_driven(
         }
         (plan, bound)
     }))
+}
+
+/// Every agent's cell at 0..=T of the plan `plan` (placements after steps 1..=T) from
+/// `starts`.
+fn paths_of(starts: &[CellId], plan: &[Vec<CellId>]) -> Vec<Vec<u32>> {
+    let mut paths: Vec<Vec<u32>> = starts.iter().map(|s| vec![s.index() as u32]).collect();
+    for placement in plan {
+        for (path, cell) in paths.iter_mut().zip(placement) {
+            path.push(cell.index() as u32);
+        }
+    }
+    paths
 }
 
 /// The agents of an instance, and the dataset they come from when there is one (the joint
@@ -680,6 +705,9 @@ const PROOF_SHARE: f64 = 0.5;
 
 /// The seed of LaCAM*'s tie breaks (fixed: the same run gives the same plan).
 const FIRST_PLAN_SEED: u64 = 17;
+
+/// The seed of the neighbourhoods that shorten the makespan ([`Driver::improve`]).
+const SHORTEN_SEED: u64 = 23;
 
 /// The share of the time limit, from the start, within which the sum of costs' first
 /// plan is made and improved ([`lns`]) before the proof, when LaCAM* gave a plan.
@@ -921,8 +949,25 @@ impl<'a, 't> Driver<'a, 't> {
 
     /// The portfolio of the module documentation; with a time limit, LaCAM*'s first plans
     /// before the proof, and the best of them with the proven bound when a limit stops
-    /// it.
-    fn run(mut self, method: Method) -> Result<Answer, Unanswered> {
+    /// it (shortened by [`Driver::improve`], which needs the plans: with a time limit they
+    /// are kept until the answer, and dropped then when the caller wants the steps only).
+    fn run(self, method: Method) -> Result<Answer, Unanswered> {
+        let want = self.want;
+        let mut answer = self.run_keeping_plans(method)?;
+        if want == Want::Steps {
+            answer.found.plan = None;
+        }
+        Ok(answer)
+    }
+
+    /// Whether the steps keep their plans: when the caller wants them, and with a time
+    /// limit, since [`Driver::improve`] shortens the best plan.
+    fn keeps_plans(&self) -> bool {
+        self.want == Want::Plan || matches!(self.stopwatch, Stopwatch::Wall(Some(_)))
+    }
+
+    /// [`Driver::run`], the plans kept as [`Driver::keeps_plans`] says.
+    fn run_keeping_plans(mut self, method: Method) -> Result<Answer, Unanswered> {
         let Agents {
             grid,
             starts,
@@ -1129,10 +1174,9 @@ impl<'a, 't> Driver<'a, 't> {
         let configurations = outcome.configurations.unwrap_or_default();
         let found = Found {
             steps: Some(steps),
-            plan: match self.want {
-                Want::Plan => Some(configurations.into_iter().skip(1).collect()),
-                Want::Steps => None,
-            },
+            plan: self
+                .keeps_plans()
+                .then(|| configurations.into_iter().skip(1).collect()),
             expanded: 0,
         };
         if exhausted || steps <= lower_bound {
@@ -1278,10 +1322,12 @@ impl<'a, 't> Driver<'a, 't> {
     /// of the time limit), and a time limit leaves time: shorter plans than `best` (or a
     /// first one) by prioritized planning at horizons between the proven bound `lower`,
     /// where planning failed, and the best makespan, halving the gap each time (without a
-    /// plan: 25 % more each time, up to 64 more than 4 x `lower`), then LaCAM* again for
-    /// what is left of the limit (its anytime search shortens its plan the longer it runs),
-    /// keeping the shortest plan. Without a limit, `best` as it is: every answer is then a
-    /// proof or an error.
+    /// plan: 25 % more each time, up to 64 more than 4 x `lower`); then, with a plan,
+    /// large neighbourhood search shortens it for what is left of the limit (the agents
+    /// home last and those in their way planned anew to be home one step sooner,
+    /// `mapf/lns.rs`), and without one LaCAM* searches for one (its anytime search
+    /// shortens its plan the longer it runs), keeping the shortest plan. Without a limit,
+    /// `best` as it is: every answer is then a proof or an error.
     fn improve(&mut self, lower: u32, mut best: Option<Found>) -> Option<Found> {
         if !matches!(self.stopwatch, Stopwatch::Wall(Some(_))) {
             return best;
@@ -1331,10 +1377,31 @@ impl<'a, 't> Driver<'a, 't> {
                 None => failed = horizon,
             }
         }
-        drop(instance);
         if stop() {
             return best;
         }
+        if let Some(plan) = best.as_ref().and_then(|best| best.plan.as_ref()) {
+            // A plan to shorten: the neighbourhood search gets the rest of the time.
+            let clock = Instant::now();
+            let mut search =
+                lns::Lns::from_paths(&instance, paths_of(starts, plan), 0, SHORTEN_SEED);
+            let from = search.makespan();
+            let mut steps = 0u64;
+            search.shorten_until(lower, &mut || {
+                let stopped = stop();
+                steps += u64::from(!stopped);
+                stopped
+            });
+            let makespan = search.makespan();
+            (self.trace)(&Event::Shortened {
+                makespan,
+                from,
+                steps,
+                seconds: clock.elapsed().as_secs_f64(),
+            });
+            return Some(self.found(makespan, &search.into_paths()));
+        }
+        drop(instance);
         let clock = Instant::now();
         let mut budget = lacam::Budget {
             memory_bytes: self.limits.budget_mib.saturating_mul(MIB) / FIRST_PLAN_MEMORY_SHARE,
@@ -1358,10 +1425,9 @@ impl<'a, 't> Driver<'a, 't> {
             {
                 Some(Found {
                     steps: Some(steps),
-                    plan: match self.want {
-                        Want::Plan => Some(configurations.into_iter().skip(1).collect()),
-                        Want::Steps => None,
-                    },
+                    plan: self
+                        .keeps_plans()
+                        .then(|| configurations.into_iter().skip(1).collect()),
                     expanded: 0,
                 })
             }
@@ -1470,10 +1536,9 @@ impl<'a, 't> Driver<'a, 't> {
     fn found(&self, horizon: u32, paths: &[Vec<u32>]) -> Found {
         Found {
             steps: Some(horizon),
-            plan: match self.want {
-                Want::Plan => Some(constructive::to_placements(paths, horizon)),
-                Want::Steps => None,
-            },
+            plan: self
+                .keeps_plans()
+                .then(|| constructive::to_placements(paths, horizon)),
             expanded: 0,
         }
     }
