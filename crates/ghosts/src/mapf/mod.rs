@@ -1298,7 +1298,14 @@ impl<'a, 't> Driver<'a, 't> {
         }
         let clock = Instant::now();
         let mut stop = self.wall_stop();
-        let paths = constructive::plan_at_until(instance, horizon, PLANNING_ATTEMPTS, &mut stop);
+        let give_up = self.wall_deadline();
+        let paths = constructive::plan_at_until(
+            instance,
+            horizon,
+            PLANNING_ATTEMPTS,
+            &mut stop,
+            give_up,
+        );
         (self.trace)(&Event::Planning {
             horizon,
             found: paths.is_some(),
@@ -1311,11 +1318,16 @@ impl<'a, 't> Driver<'a, 't> {
     /// clock against the limit (never with [`Stopwatch::Counted`], which stops between
     /// steps only, nor without a limit).
     fn wall_stop(&self) -> impl FnMut() -> bool + use<> {
-        let deadline = match self.stopwatch {
+        let deadline = self.wall_deadline();
+        move || deadline.is_some_and(|deadline| Instant::now() > deadline)
+    }
+
+    /// The instant of [`Driver::wall_stop`], if any.
+    fn wall_deadline(&self) -> Option<Instant> {
+        match self.stopwatch {
             Stopwatch::Wall(Some(limit)) => self.started.checked_add(self.end(limit)),
             _ => None,
-        };
-        move || deadline.is_some_and(|deadline| Instant::now() > deadline)
+        }
     }
 
     /// Step, when the proof stopped over the memory budget or at its end ([`PROOF_SHARE`]
@@ -1362,8 +1374,13 @@ impl<'a, 't> Driver<'a, 't> {
             }
             probes += 1;
             let clock = Instant::now();
-            let paths =
-                constructive::plan_at_until(&instance, horizon, PLANNING_ATTEMPTS, &mut stop);
+            let paths = constructive::plan_at_until(
+                &instance,
+                horizon,
+                PLANNING_ATTEMPTS,
+                &mut stop,
+                self.wall_deadline(),
+            );
             (self.trace)(&Event::Improving {
                 horizon,
                 found: paths.is_some(),
