@@ -1299,13 +1299,8 @@ impl<'a, 't> Driver<'a, 't> {
         let clock = Instant::now();
         let mut stop = self.wall_stop();
         let give_up = self.wall_deadline();
-        let paths = constructive::plan_at_until(
-            instance,
-            horizon,
-            PLANNING_ATTEMPTS,
-            &mut stop,
-            give_up,
-        );
+        let paths =
+            constructive::plan_at_until(instance, horizon, PLANNING_ATTEMPTS, &mut stop, give_up);
         (self.trace)(&Event::Planning {
             horizon,
             found: paths.is_some(),
