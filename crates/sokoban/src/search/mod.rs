@@ -115,6 +115,7 @@ pub enum PushProof {
     Ceiling,
     /// As [`PushProof::Ceiling`], and the second phase keeps only the states on the
     /// solutions with the fewest pushes, which the first phase finds after proving them.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     OnPaths,
     /// As [`PushProof::Ceiling`] when the first phase proves the fewest pushes within
     /// this time; otherwise the exact search alone for the rest of the time, as
@@ -145,37 +146,14 @@ pub fn solve_counting_by(
     let mut first_phase = PushStats::default();
     let (ceiling, fewest_pushes) = match (options.metric, proof) {
         (Metric::Moves, _) | (Metric::Pushes, PushProof::OneSearch) => (HOPELESS, None),
-        (Metric::Pushes, PushProof::FirstWithin(within)) => {
-            let first_deadline = Instant::now() + within;
-            let (outcome, stats) = push_optimum::push_optimum(
-                level,
-                &board,
-                &pairs,
-                options,
-                Pruning::PiCorrals,
-                Paths::Skip,
-                Some(deadline.map_or(first_deadline, |d| d.min(first_deadline))),
-            );
-            first_phase = stats;
-            match outcome {
-                Err(SolveError::Interrupted) => {
-                    return (Err(SolveError::Interrupted), first_stats(stats));
+        (Metric::Pushes, proof) => {
+            let (paths, first_deadline) = match proof {
+                PushProof::OnPaths => (Paths::Mark, deadline),
+                PushProof::FirstWithin(within) => {
+                    let end = Instant::now() + within;
+                    (Paths::Skip, Some(deadline.map_or(end, |d| d.min(end))))
                 }
-                // Not within its time (or its memory): the exact search alone.
-                Err(_) => (HOPELESS, None),
-                Ok(Outcome::Unsolvable) => return (Ok(None), first_stats(stats)),
-                Ok(Outcome::Solved {
-                    pushes,
-                    lurd,
-                    paths,
-                }) => (pushes, Some((pushes, lurd, paths))),
-            }
-        }
-        (Metric::Pushes, PushProof::Ceiling | PushProof::OnPaths) => {
-            let paths = if proof == PushProof::OnPaths {
-                Paths::Mark
-            } else {
-                Paths::Skip
+                _ => (Paths::Skip, deadline),
             };
             let (outcome, stats) = push_optimum::push_optimum(
                 level,
@@ -184,17 +162,19 @@ pub fn solve_counting_by(
                 options,
                 Pruning::PiCorrals,
                 paths,
-                deadline,
+                first_deadline,
             );
             first_phase = stats;
-            let stats = Stats {
-                bound: stats.bound,
-                first_phase,
-                ..Stats::default()
-            };
             match outcome {
-                Err(e) => return (Err(e), stats),
-                Ok(Outcome::Unsolvable) => return (Ok(None), stats),
+                // Not within its own time (or the memory): the exact search alone.
+                Err(e)
+                    if e != SolveError::Interrupted
+                        && matches!(proof, PushProof::FirstWithin(_)) =>
+                {
+                    (HOPELESS, None)
+                }
+                Err(e) => return (Err(e), first_stats(stats)),
+                Ok(Outcome::Unsolvable) => return (Ok(None), first_stats(stats)),
                 Ok(Outcome::Solved {
                     pushes,
                     lurd,
