@@ -16,8 +16,8 @@ pub mod mutate;
 pub mod peak_memory;
 pub mod svg_reading;
 
-use grid_core::Grid;
 use grid_core::rng::SplitMix64;
+use grid_core::{CellId, Grid};
 
 /// A `height` x `width` grid where each cell is a wall with probability
 /// `wall_percent` / 100, drawn from `rng`.
@@ -29,4 +29,18 @@ pub fn random_grid(rng: &mut SplitMix64, height: usize, width: usize, wall_perce
         .map(|_| !rng.percent(wall_percent))
         .collect();
     Grid::new(height, width, |r, c| open[r * width + c])
+}
+
+/// `k` distinct starts and `k` distinct goals among the free cells of `grid`, each set
+/// drawn from `rng` by a shuffle of all the cells (`k` at most the cell count).
+///
+/// # Complexity
+/// O(C).
+pub fn random_ends(rng: &mut SplitMix64, grid: &Grid, k: usize) -> (Vec<CellId>, Vec<CellId>) {
+    let mut all: Vec<CellId> = grid.cells().collect();
+    rng.shuffle(&mut all);
+    let starts = all[..k].to_vec();
+    rng.shuffle(&mut all);
+    let goals = all[..k].to_vec();
+    (starts, goals)
 }

@@ -531,11 +531,7 @@ mod tests {
             rng.between(1, (cells / 2).max(1))
         }
         .min(6);
-        let mut all: Vec<CellId> = grid.cells().collect();
-        rng.shuffle(&mut all);
-        let starts = all[..k].to_vec();
-        rng.shuffle(&mut all);
-        let goals = all[..k].to_vec();
+        let (starts, goals) = test_support::random_ends(rng, &grid, k);
         Some((grid, starts, goals))
     }
 

@@ -337,11 +337,7 @@ mod tests {
             return None;
         }
         let k = rng.between(2, (cells / 3).clamp(2, 12));
-        let mut all: Vec<CellId> = grid.cells().collect();
-        rng.shuffle(&mut all);
-        let starts = all[..k].to_vec();
-        rng.shuffle(&mut all);
-        let goals = all[..k].to_vec();
+        let (starts, goals) = test_support::random_ends(rng, &grid, k);
         Some((grid, starts, goals))
     }
 
