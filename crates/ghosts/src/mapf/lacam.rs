@@ -657,7 +657,7 @@ mod tests {
     fn resumed_runs_are_one_run() {
         let mut rng = SplitMix64::new(0x1ACA_0003);
         let mut exhausted = 0;
-        for case in 0..300 {
+        for case in 0..60 {
             let Some((grid, starts, goals)) = random_instance(&mut rng, case % 3 == 0) else {
                 continue;
             };
@@ -719,7 +719,8 @@ mod tests {
                 assert_eq!(outcome.makespan(), exact, "{context}");
             }
         }
-        assert!(exhausted > 150, "{exhausted}");
+        // Seen at this seed: 41 of the 60 exhausted.
+        assert!(exhausted > 30, "{exhausted}");
     }
 
     /// A search told that the optimum is enough ends as soon as it has it, with it.
