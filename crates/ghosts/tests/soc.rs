@@ -302,3 +302,75 @@ fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
     assert!(pairs_above > 50, "{pairs_above}");
     assert!(bound_above > 5, "{bound_above}");
 }
+
+/// The cores of one session replayed in another ([`Session::replay`]) keep the
+/// core-guided bound exact, against the exhaustive search on tiny maps: cores found with
+/// a narrow reach, replayed in a session of the optimum's reach, and cores found on two
+/// halves of the agents apart, both replayed in a session on all of them (as a merge of
+/// two groups does): the bound raised from there is the optimum's extra steps, never
+/// more (on instances whose optimum takes extra steps). A log is never replayed in a session lacking some of its agents.
+#[test]
+fn cores_replayed_in_a_wider_session_keep_the_bound_exact() {
+    use ghosts::internals::mapf::Instance;
+    use ghosts::internals::mapf::sat::Deadline;
+    use ghosts::internals::mapf::soc::encoding::Session;
+
+    let mut rng = SplitMix64::new(1723);
+    let (mut compared, mut replayed_narrow, mut replayed_halves) = (0, 0, 0);
+    while compared < 150 {
+        let agents = 2 + rng.below(4);
+        let width = 2 + rng.below(3);
+        let height = 2 + rng.below(3);
+        let walls = [0, 10, 25][rng.below(3)];
+        let Some(dataset) = random_instance(&mut rng, width, height, agents, walls, |cells| {
+            let placements: usize = (0..agents).map(|i| cells.saturating_sub(i)).product();
+            cells <= 16 && placements <= 40_000
+        }) else {
+            continue;
+        };
+        let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
+        let Some(optimum) = reference_soc(grid, starts, goals) else {
+            continue;
+        };
+        let distance = |a: usize| u64::from(grid.distances(goals[a], None)[starts[a].index()]);
+        let gap = optimum - (0..agents).map(distance).sum::<u64>();
+        let gap = u32::try_from(gap).unwrap();
+        if gap == 0 {
+            // Nothing to prove beyond the distances.
+            continue;
+        }
+        let instance = Instance::new(grid, starts, goals);
+        let context = || draw(&dataset);
+        let everyone: Vec<usize> = (0..agents).collect();
+        // A narrow reach first, then the optimum's.
+        let narrow = rng.below(gap as usize + 1) as u32;
+        let mut first = Session::new(&instance, &everyone, narrow, Deadline(None), &[]);
+        assert!(first.raise(&instance) <= gap, "{}", context());
+        let log = first.log();
+        let mut wide = Session::new(&instance, &everyone, gap, Deadline(None), &[]);
+        assert_eq!(wide.replay(&log), log.len(), "{}", context());
+        assert_eq!(wide.raise(&instance), gap, "{}", context());
+        replayed_narrow += usize::from(!log.is_empty());
+        // Two halves apart, then all.
+        let (left, right) = everyone.split_at(agents / 2);
+        let mut logs = Vec::new();
+        for half in [left, right] {
+            let mut session = Session::new(&instance, half, gap, Deadline(None), &[]);
+            assert!(session.raise(&instance) <= gap, "{}", context());
+            logs.push(session.log());
+        }
+        let mut all = Session::new(&instance, &everyone, gap, Deadline(None), &[]);
+        for log in &logs {
+            assert_eq!(all.replay(log), log.len(), "{}", context());
+        }
+        assert_eq!(all.raise(&instance), gap, "{}", context());
+        replayed_halves += usize::from(logs.iter().any(|log| !log.is_empty()));
+        // A log of all the agents is not replayed in a session of half of them.
+        let mut half = Session::new(&instance, right, gap, Deadline(None), &[]);
+        assert_eq!(half.replay(&all.log()), 0, "{}", context());
+        compared += 1;
+    }
+    // Logs with cores in both settings.
+    assert!(replayed_narrow > 30, "{replayed_narrow}");
+    assert!(replayed_halves > 30, "{replayed_halves}");
+}

@@ -31,6 +31,104 @@ pub struct Board<'a> {
     /// goal with the player starting on `player` ([`NO_STEPS`] when none); empty when the
     /// level has more than [`LONE_STEPS_MAX_CELLS`] cells.
     lone_steps: Vec<u16>,
+    /// The player's sides of the squares that cut the floor ([`Sides`]).
+    sides: Sides,
+}
+
+/// The sides of a box the player can reach when the box is alone, for the squares where
+/// that depends on the player's square: the squares that cut the floor (articulation
+/// points), such as a corridor's.
+///
+/// Why: the matching's push distances take the best side of each box, but a lone box in a
+/// corridor with the player behind it can only be pushed on. `[goal][cell * 4 + side]`
+/// keeps each goal's push distances by side, and `[row(cell) * cells + player]` the sides
+/// of `cell` in the player's part of the floor without `cell`, as a mask of [`Dir`]
+/// indices. The fewest pushes of a lone box with the player on `player` is the least over
+/// those sides: exact for the lone box, so a lower bound with any other boxes (taking
+/// boxes away never makes a side unreachable). Empty (every side counted, the bound of
+/// before) when the tables would take more than [`SIDES_MAX_BYTES`].
+#[derive(Debug, Clone, Default)]
+struct Sides {
+    /// `[goal * cells * 4 + cell * 4 + side]`, [`UNREACHABLE`] when none.
+    by_side: Vec<u32>,
+    /// Per square, its row in `reach`, or [`NOT_CUT`].
+    row: Vec<u32>,
+    /// `[row * cells + player]`: the mask of the reachable sides.
+    reach: Vec<u8>,
+    /// Per square, the mask of all its sides (its neighbours on the floor).
+    all: Vec<u8>,
+}
+
+/// The row of a square that does not cut the floor: the player reaches every side.
+const NOT_CUT: u32 = u32::MAX;
+
+/// The most bytes of the side tables ([`Sides`]).
+pub const SIDES_MAX_BYTES: usize = 32 << 20;
+
+impl Sides {
+    /// The tables of `grid` with the goals' per-side distances `by_side` (goal after goal).
+    ///
+    /// # Complexity
+    /// O(cells) per square that cuts the floor, one breadth-first search each.
+    fn new(grid: &Grid, blocks: &Blocks, by_side: Vec<u32>) -> Self {
+        let n = grid.cell_count();
+        let cut = |c: CellId| {
+            let sides: Vec<Dir> = grid.neighbours(c).map(|(d, _)| d).collect();
+            sides
+                .iter()
+                .any(|&a| sides.iter().any(|&b| !blocks.connected_around(c, a, b)))
+        };
+        let cuts: Vec<CellId> = grid.cells().filter(|&c| cut(c)).collect();
+        if by_side.len() * 4 + cuts.len() * n > SIDES_MAX_BYTES {
+            return Sides::default();
+        }
+        let mut row = vec![NOT_CUT; n];
+        let mut reach = vec![0u8; cuts.len() * n];
+        let mut queue: Vec<CellId> = Vec::with_capacity(n);
+        for (r, &c) in cuts.iter().enumerate() {
+            row[c.index()] = r as u32;
+            let masks = &mut reach[r * n..(r + 1) * n];
+            for (dir, start) in grid.neighbours(c) {
+                let bit = 1u8 << dir.index();
+                if masks[start.index()] & bit != 0 {
+                    continue;
+                }
+                // The part of the floor without `c` that holds this side: every side
+                // found in it is added to each of its squares afterwards.
+                queue.clear();
+                queue.push(start);
+                masks[start.index()] |= bit;
+                let mut head = 0;
+                while head < queue.len() {
+                    let at = queue[head];
+                    head += 1;
+                    for (_, next) in grid.neighbours(at) {
+                        if next != c && masks[next.index()] & bit == 0 {
+                            masks[next.index()] |= bit;
+                            queue.push(next);
+                        }
+                    }
+                }
+                let part: u8 = grid
+                    .neighbours(c)
+                    .filter(|&(_, s)| masks[s.index()] & bit != 0)
+                    .fold(0, |m, (d, _)| m | 1 << d.index());
+                for &at in &queue {
+                    masks[at.index()] = part;
+                }
+            }
+        }
+        let all = grid
+            .cells()
+            .map(|c| grid.neighbours(c).fold(0, |m, (d, _)| m | 1 << d.index()))
+            .collect();
+        Sides {
+            by_side,
+            row,
+            reach,
+            all,
+        }
+    }
 }
 
 /// The lone-box steps of a position from which no goal can be reached.
@@ -100,10 +198,14 @@ impl<'a> Board<'a> {
         let blocks = Blocks::new(grid);
         let mut goal = vec![false; n];
         let mut distance = Vec::with_capacity(level.goals().len() * n);
+        let mut all_sides = Vec::new();
         let mut queue = Vec::new();
         for &g in level.goals() {
             goal[g.index()] = true;
             let by_side = push_distances(grid, &blocks, g, &mut queue);
+            if all_sides.len() * 4 <= SIDES_MAX_BYTES {
+                all_sides.extend_from_slice(&by_side);
+            }
             distance.extend((0..n).map(|c| {
                 if c == g.index() {
                     0
@@ -125,6 +227,11 @@ impl<'a> Board<'a> {
         } else {
             Vec::new()
         };
+        let sides = if all_sides.len() == goal_count * n * 4 {
+            Sides::new(grid, &blocks, all_sides)
+        } else {
+            Sides::default()
+        };
         Board {
             grid,
             goal,
@@ -132,6 +239,7 @@ impl<'a> Board<'a> {
             distance,
             dead,
             lone_steps,
+            sides,
         }
     }
 
@@ -173,7 +281,53 @@ impl<'a> Board<'a> {
 
     /// The bytes of the tables.
     pub fn bytes(&self) -> u64 {
-        (self.distance.len() * 4 + self.lone_steps.len() * 2 + self.dead.len() * 2) as u64
+        (self.distance.len() * 4
+            + self.lone_steps.len() * 2
+            + self.dead.len() * 2
+            + self.sides.by_side.len() * 4
+            + self.sides.row.len() * 4
+            + self.sides.reach.len()) as u64
+    }
+
+    /// Whether the player on `player` does not reach every side of a lone box on `cell`
+    /// (`cell` cuts the floor, the player on one side of the cut): only then
+    /// [`Board::distance_from`] may exceed [`Board::distance`].
+    #[inline]
+    pub fn cut_off(&self, cell: usize, player: usize) -> bool {
+        match self.sides.row.get(cell) {
+            Some(&row) if row != NOT_CUT => {
+                let n = self.grid.cell_count();
+                self.sides.reach[row as usize * n + player] != self.sides.all[cell]
+            }
+            _ => false,
+        }
+    }
+
+    /// Fewest pushes of a lone box from `cell` to goal number `goal` with the player on
+    /// `player` (not `cell`), or [`UNREACHABLE`]: the least over the sides of `cell` the
+    /// player reaches with that box alone. At least [`Board::distance`], and equal to it
+    /// where `cell` does not cut the floor ([`Board::cuts`]).
+    ///
+    /// # Complexity
+    /// O(1).
+    #[inline]
+    pub fn distance_from(&self, goal: usize, cell: usize, player: usize) -> u32 {
+        let n = self.grid.cell_count();
+        let Some(&row) = self.sides.row.get(cell) else {
+            return self.distance(goal, cell);
+        };
+        let d = self.distance(goal, cell);
+        if row == NOT_CUT || d == 0 {
+            return d;
+        }
+        let mask = self.sides.reach[row as usize * n + player];
+        let at = goal * n * 4 + cell * 4;
+        let by_side = &self.sides.by_side[at..at + 4];
+        (0..4)
+            .filter(|&s| mask & (1 << s) != 0)
+            .map(|s| by_side[s])
+            .min()
+            .unwrap_or(UNREACHABLE)
     }
 
     /// Fewest pushes of a lone box from `cell` to goal number `goal`, or [`UNREACHABLE`].
@@ -252,5 +406,113 @@ impl Freeze {
             }
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grid_core::rng::SplitMix64;
+
+    /// Fewest pushes of a lone box from (box, player) onto `goal`, by a backward search
+    /// over (box, player) pairs that knows nothing of sides or cuts: a reverse walk costs
+    /// nothing, a pull one push.
+    fn lone_pushes(grid: &Grid, goal: CellId) -> Vec<u32> {
+        let n = grid.cell_count();
+        let mut pushes = vec![UNREACHABLE; n * n];
+        let mut deque = std::collections::VecDeque::new();
+        for p in grid.cells().filter(|&p| p != goal) {
+            pushes[goal.index() * n + p.index()] = 0;
+            deque.push_back((goal, p));
+        }
+        while let Some((b, p)) = deque.pop_front() {
+            let here = pushes[b.index() * n + p.index()];
+            for (dir, before) in grid.neighbours(p) {
+                if before == b {
+                    continue;
+                }
+                let walk = b.index() * n + before.index();
+                if pushes[walk] > here {
+                    pushes[walk] = here;
+                    deque.push_front((b, before));
+                }
+                // A push from `before` that moved the box from `p` onto `b`.
+                if grid.neighbour(p, dir.opposite()) == Some(b) {
+                    let push = p.index() * n + before.index();
+                    if pushes[push] > here + 1 {
+                        pushes[push] = here + 1;
+                        deque.push_back((p, before));
+                    }
+                }
+            }
+        }
+        pushes
+    }
+
+    #[test]
+    fn distance_from_is_the_lone_box_optimum_from_the_players_square() {
+        let mut rng = SplitMix64::new(16);
+        let mut cut_off = 0;
+        for round in 0..300 {
+            let (height, width) = (rng.between(3, 8), rng.between(3, 9));
+            let wall_percent = [15, 30, 45][round % 3];
+            let mut rows: Vec<Vec<u8>> = (0..height)
+                .map(|_| {
+                    (0..width)
+                        .map(|_| {
+                            if rng.percent(wall_percent) {
+                                b'#'
+                            } else {
+                                b' '
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            let floor: Vec<(usize, usize)> = (0..height)
+                .flat_map(|r| (0..width).map(move |c| (r, c)))
+                .filter(|&(r, c)| rows[r][c] == b' ')
+                .collect();
+            if floor.len() < 3 {
+                continue;
+            }
+            let (pr, pc) = floor[rng.below(floor.len())];
+            rows[pr][pc] = b'@';
+            let (br, bc) = floor[rng.below(floor.len())];
+            let (gr, gc) = floor[rng.below(floor.len())];
+            if (br, bc) == (pr, pc) || (gr, gc) == (pr, pc) {
+                continue;
+            }
+            rows[br][bc] = b'$';
+            rows[gr][gc] = if (gr, gc) == (br, bc) { b'*' } else { b'.' };
+            let mut text = "#".repeat(width + 2) + "\n";
+            for row in &rows {
+                text += &format!("#{}#\n", String::from_utf8_lossy(row));
+            }
+            text += &"#".repeat(width + 2);
+            let Ok(level) = text.parse::<Level>() else {
+                continue;
+            };
+            if level.stranded() || level.goals().len() != 1 {
+                continue;
+            }
+            let grid = level.grid();
+            let n = grid.cell_count();
+            let board = Board::new(&level);
+            let want = lone_pushes(grid, level.goals()[0]);
+            for b in 0..n {
+                for p in (0..n).filter(|&p| p != b) {
+                    let got = board.distance_from(0, b, p);
+                    assert_eq!(got, want[b * n + p], "{text}\nbox {b} player {p}");
+                    assert!(got >= board.distance(0, b));
+                    if board.cut_off(b, p) {
+                        cut_off += 1;
+                    } else {
+                        assert_eq!(got, board.distance(0, b), "{text}\nbox {b} player {p}");
+                    }
+                }
+            }
+        }
+        assert!(cut_off > 1000, "only {cut_off} cut-off pairs drawn");
     }
 }

@@ -103,6 +103,7 @@ pub mod internals {
     pub use crate::finder::{Guide, Halt, Options as FinderOptions, find};
     pub use crate::groups::GroupDeadlocks;
     pub use crate::search::{
-        Pruning, PushProof, PushStats, Stats, fewest_pushes, solve_counting, solve_counting_by,
+        Pruning, PushProof, PushStats, Stats, fewest_pushes, pushes_bounds, solve_counting,
+        solve_counting_by,
     };
 }

@@ -22,6 +22,8 @@ pub struct Matcher {
     goal_of: Vec<usize>,
     min_to: Vec<i64>,
     used: Vec<bool>,
+    /// The costs of [`Matcher::min_cost_tabled`].
+    table: Vec<u32>,
 }
 
 /// A cost far above any finite matching, standing for [`IMPOSSIBLE`] inside the method.
@@ -31,6 +33,24 @@ impl Matcher {
     /// Empty buffers.
     pub fn new() -> Self {
         Matcher::default()
+    }
+
+    /// As [`Matcher::min_cost`], with each `cost(box, goal)` asked once and kept in a table
+    /// (for costs that take more than a lookup).
+    ///
+    /// # Complexity
+    /// O(k^2) calls of `cost` and O(k^3).
+    pub fn min_cost_tabled(
+        &mut self,
+        k: usize,
+        mut cost: impl FnMut(usize, usize) -> u32,
+    ) -> Option<u32> {
+        let mut table = std::mem::take(&mut self.table);
+        table.clear();
+        table.extend((0..k * k).map(|at| cost(at / k, at % k)));
+        let answer = self.min_cost(k, |i, j| table[i * k + j]);
+        self.table = table;
+        answer
     }
 
     /// The least total `cost(box, goal)` over all ways to give each of the `k` boxes its

@@ -13,7 +13,8 @@ use std::collections::{BinaryHeap, HashMap};
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Dir};
 use sokoban::internals::{
-    GroupDeadlocks, Pruning, PushProof, Stats, fewest_pushes, solve_counting, solve_counting_by,
+    GroupDeadlocks, Pruning, PushProof, Stats, fewest_pushes, pushes_bounds, solve_counting,
+    solve_counting_by,
 };
 use sokoban::{Collection, Level, Metric, Options, generate, verify};
 
@@ -99,6 +100,7 @@ fn fast_counting(level: &Level, metric: Metric) -> (Option<(u32, u32)>, Stats) {
             stats.triple_deadlocks += by_two.triple_deadlocks;
             stats.over_ceiling += by_two.over_ceiling;
             stats.off_paths += by_two.off_paths;
+            stats.refined += by_two.refined;
             stats.first_phase = by_two.first_phase;
         }
     }
@@ -171,6 +173,7 @@ struct Fired {
     over_ceiling: u64,
     off_paths: u64,
     corrals: u64,
+    refined: u64,
 }
 
 impl Fired {
@@ -181,6 +184,7 @@ impl Fired {
         self.over_ceiling += stats.over_ceiling;
         self.off_paths += stats.off_paths;
         self.corrals += stats.first_phase.corrals;
+        self.refined += stats.refined;
     }
 }
 
@@ -217,6 +221,152 @@ fn equals_the_exhaustive_reference_on_random_levels() {
             "{boxes} boxes: {solved:?} of {total:?}"
         );
     }
+}
+
+/// Two rooms of 2 to 4 x 2 to 4 squares joined by a one-wide corridor of 1 to 3
+/// squares, `boxes` boxes (the first in the corridor) and as many goals anywhere, the
+/// player anywhere: a box in the corridor can be pushed only away from the player's room,
+/// into the other one, where the player can go round it and push it back.
+fn two_rooms(rng: &mut SplitMix64, boxes: usize) -> String {
+    let (h, w1, w2, len) = (
+        rng.between(2, 4),
+        rng.between(2, 4),
+        rng.between(2, 4),
+        rng.between(1, 3),
+    );
+    let width = w1 + len + w2;
+    let door = rng.below(h);
+    let mut inner: Vec<u8> = (0..h * width)
+        .map(|at| {
+            let c = at % width;
+            if c < w1 || c >= w1 + len || at / width == door {
+                b' '
+            } else {
+                b'#'
+            }
+        })
+        .collect();
+    let floor: Vec<usize> = (0..h * width).filter(|&at| inner[at] == b' ').collect();
+    let corridor = door * width + w1 + rng.below(len);
+    let mut taken = vec![corridor];
+    let draw = |rng: &mut SplitMix64, taken: &mut Vec<usize>| loop {
+        let at = floor[rng.below(floor.len())];
+        if !taken.contains(&at) {
+            taken.push(at);
+            return at;
+        }
+    };
+    for _ in 1..boxes {
+        draw(rng, &mut taken);
+    }
+    let player = draw(rng, &mut taken);
+    for &b in &taken[..boxes] {
+        inner[b] = b'$';
+    }
+    inner[player] = b'@';
+    for _ in 0..boxes {
+        let g = floor[rng.below(floor.len())];
+        inner[g] = match inner[g] {
+            b'$' => b'*',
+            b'@' => b'+',
+            b' ' => b'.',
+            other => other,
+        };
+    }
+    let mut text = "#".repeat(width + 2) + "\n";
+    for row in inner.chunks(width) {
+        text += &format!("#{}#\n", String::from_utf8_lossy(row));
+    }
+    text + &"#".repeat(width + 2) + "\n"
+}
+
+/// Every state of `level` after each push of the solution `lurd` (the start included),
+/// with the pushes left after it: (boxes, player, pushes left).
+fn states_along(level: &Level, lurd: &str) -> Vec<(Vec<CellId>, CellId, u32)> {
+    let grid = level.grid();
+    let mut boxes: Vec<CellId> = level.boxes().to_vec();
+    let mut player = level.player();
+    let total = lurd.chars().filter(char::is_ascii_uppercase).count() as u32;
+    let mut states = vec![(boxes.clone(), player, total)];
+    let mut pushed = 0;
+    for c in lurd.chars() {
+        let dir = match c.to_ascii_lowercase() {
+            'l' => Dir::West,
+            'u' => Dir::North,
+            'r' => Dir::East,
+            _ => Dir::South,
+        };
+        player = grid.neighbour(player, dir).unwrap();
+        if let Some(i) = boxes.iter().position(|&b| b == player) {
+            boxes[i] = grid.neighbour(player, dir).unwrap();
+            pushed += 1;
+            states.push((boxes.clone(), player, total - pushed));
+        }
+    }
+    states
+}
+
+/// Levels with doors and one-wide corridors (goal rooms behind one door or a tunnel, and
+/// rooms with inner walls), where a box on a square that cuts the floor can only be
+/// pushed from the player's side: both optima kept with the bound that counts only those
+/// sides (`Board::distance_from`), and that bound, on every state of an optimal solution,
+/// at most the pushes left and often more than the matching on the best sides.
+#[test]
+fn sides_the_player_reaches_keep_both_optima() {
+    let mut rng = SplitMix64::new(1602);
+    let (mut solved, mut total, mut states, mut raised) = (0, 0, 0, 0);
+    let (mut starts, mut raised_starts, mut refined) = (0, 0, 0);
+    for round in 0..1200 {
+        let text = match round % 3 {
+            0 => generate::goal_room_level(&mut rng, 1 + round / 3 % 3),
+            1 => generate::random_level(&mut rng, 2, 8, [20, 30][round / 3 % 2]),
+            _ => two_rooms(&mut rng, 1 + round / 3 % 2),
+        };
+        let Ok(level) = text.parse::<Level>() else {
+            continue;
+        };
+        for metric in [Metric::Pushes, Metric::Moves] {
+            let (is_solved, stats) = fast_equals_reference(&level, metric);
+            total += 1;
+            solved += usize::from(is_solved);
+            refined += stats.refined;
+        }
+        // The start, a random state: the bound with the player's sides at most the
+        // reference's fewest pushes (or none when the reference finds no solution).
+        if !level.stranded() {
+            let [best, from] = pushes_bounds(&level, level.boxes(), level.player());
+            let want = reference(&level, Metric::Pushes).map(|w| w.0);
+            if let Some(w) = want {
+                assert!(from.is_some_and(|f| f <= w), "{from:?} {want:?}\n{text}");
+                starts += 1;
+                raised_starts += usize::from(from > best);
+            }
+        }
+        let (Ok(Some(solution)), _) = solve_counting(&level, &Options::default()) else {
+            continue;
+        };
+        for (boxes, player, left) in states_along(&level, solution.lurd()) {
+            let [best, from] = pushes_bounds(&level, &boxes, player);
+            let (best, from) = (best.unwrap(), from.unwrap());
+            assert!(
+                best <= from && from <= left,
+                "{best} {from} {left}\n{}",
+                level.draw(&boxes, player)
+            );
+            states += 1;
+            raised += usize::from(from > best);
+        }
+    }
+    println!(
+        "{solved} of {total} solved; bound raised on {raised} of {states} states along \
+         solutions, {raised_starts} of {starts} starts; {refined} states refined"
+    );
+    assert!(solved > 200 && total - solved > 100, "{solved} of {total}");
+    assert!(
+        raised > 50 && raised_starts > 20,
+        "{raised} {raised_starts}"
+    );
+    assert!(refined > 10, "{refined}");
 }
 
 /// Five and six boxes in rooms of up to 5 x 5: layouts reached with the player on many

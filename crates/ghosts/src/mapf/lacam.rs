@@ -52,13 +52,27 @@ const NODE_OVERHEAD: u64 = 160;
 pub struct Budget<'s> {
     /// Bytes the nodes and distance tables may hold.
     pub memory_bytes: u64,
-    /// Asked before every expansion: true ends the search with what it has.
-    pub stop: &'s mut dyn FnMut() -> bool,
+    /// Asked before every expansion, with how far the search has come: true ends the
+    /// search with what it has.
+    pub stop: &'s mut dyn FnMut(Progress) -> bool,
     /// A plan with at most this many steps ends the search (the proven lower bound:
     /// nothing shorter exists).
     pub enough: u32,
     /// Seed of the tie breaks and restarts.
     pub seed: u64,
+}
+
+/// How far the search has come, for [`Budget::stop`]: a search still on its first dive
+/// (about one node per step of depth) is on its way to a plan, one with many more nodes
+/// than depth is backtracking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Search nodes created.
+    pub nodes: usize,
+    /// The most steps from the start of any node created.
+    pub deepest: u32,
+    /// The makespan of the best plan found so far.
+    pub best: Option<u32>,
 }
 
 /// Why the search ended.
@@ -160,13 +174,20 @@ fn hash(configuration: &[u32]) -> u64 {
 }
 
 /// A plan for every agent from `starts` to `goals` on `grid` (distinct starts, distinct
-/// goals), as short in makespan as the budget allows.
+/// goals), as short in makespan as the budget allows, with the distances home of `dist`
+/// (lazy, [`DistTable::new`], or the caller's, [`DistTable::known`]).
 ///
 /// # Complexity
 /// See the module documentation.
-pub fn plan(grid: &Grid, starts: &[CellId], goals: &[CellId], budget: &mut Budget<'_>) -> Outcome {
+pub fn plan<'g>(
+    grid: &'g Grid,
+    starts: &[CellId],
+    goals: &[CellId],
+    dist: DistTable<'g>,
+    budget: &mut Budget<'_>,
+) -> Outcome {
     let options = Options::new(grid);
-    let mut search = Search::new(grid, &options, starts, goals, budget.seed);
+    let mut search = Search::new(grid, &options, starts, goals, dist, budget.seed);
     search.run(budget)
 }
 
@@ -181,6 +202,8 @@ struct Search<'g> {
     explored: HashMap<u64, NodeId, BuildHasherDefault<PassThrough>>,
     open: Vec<NodeId>,
     goal_node: Option<NodeId>,
+    /// The largest `g` of any node created.
+    deepest: u32,
     bytes: u64,
     /// Scratch: the candidate cells of a low-level expansion, the new configuration.
     cells: Vec<u32>,
@@ -193,19 +216,21 @@ impl<'g> Search<'g> {
         options: &'g Options,
         starts: &[CellId],
         goals: &[CellId],
+        dist: DistTable<'g>,
         seed: u64,
     ) -> Self {
         let k = starts.len();
         let mut search = Search {
             k,
             goals: goals.iter().map(|g| g.index() as u32).collect(),
-            dist: DistTable::new(grid, goals),
+            dist,
             pibt: Pibt::new(options, grid.cell_count(), seed),
             noise: Noise::new(seed ^ 0xA5A5_5A5A_0F0F_F0F0),
             nodes: Vec::new(),
             explored: HashMap::default(),
             open: Vec::new(),
             goal_node: None,
+            deepest: 0,
             bytes: 0,
             cells: Vec::new(),
             next: Vec::new(),
@@ -250,6 +275,7 @@ impl<'g> Search<'g> {
         let mut order: Box<[u32]> = (0..self.k as u32).collect();
         order.sort_by(|&a, &b| priorities[b as usize].total_cmp(&priorities[a as usize]));
         let id = self.nodes.len() as NodeId;
+        self.deepest = self.deepest.max(g);
         let key = hash(&configuration);
         let same_hash = self.explored.insert(key, id).unwrap_or(NONE);
         self.bytes += NODE_OVERHEAD + 12 * self.k as u64 + 48;
@@ -297,7 +323,12 @@ impl<'g> Search<'g> {
             let Some(&top) = self.open.last() else {
                 break End::Exhausted;
             };
-            if (budget.stop)() {
+            let progress = Progress {
+                nodes: self.nodes.len(),
+                deepest: self.deepest,
+                best: self.goal_node.map(|n| self.nodes[n as usize].g),
+            };
+            if (budget.stop)(progress) {
                 break End::Stopped;
             }
             if self.bytes + self.dist.bytes() > budget.memory_bytes {
@@ -543,7 +574,7 @@ mod tests {
         enough: u32,
     ) -> Outcome {
         let mut count = 0;
-        let mut stop = || {
+        let mut stop = |_: Progress| {
             count += 1;
             count > expansions
         };
@@ -551,6 +582,7 @@ mod tests {
             grid,
             starts,
             goals,
+            DistTable::new(grid, goals),
             &mut Budget {
                 memory_bytes: 256 << 20,
                 stop: &mut stop,

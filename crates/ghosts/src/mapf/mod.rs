@@ -45,6 +45,7 @@ use grid_core::{CellId, Grid};
 
 use crate::dataset::{Dataset, MAX_GHOSTS, Want};
 use crate::search::{self, Found};
+use dist_table::DistTable;
 
 /// Horizons past the lower bound tried before an instance that [`solvable`] cannot
 /// decide goes to the exhaustive joint search.
@@ -117,6 +118,11 @@ impl<'a> Instance<'a> {
     /// Steps from every cell to agent `agent`'s goal.
     pub fn distances(&self, agent: usize) -> &[u32] {
         &self.to_goal[agent]
+    }
+
+    /// Per agent, per cell: steps to its goal ([`UNREACHABLE`] where none).
+    pub fn all_distances(&self) -> &[Vec<u32>] {
+        &self.to_goal
     }
 
     /// Steps from `cell` to agent `agent`'s goal ([`UNREACHABLE`] when there is no way).
@@ -573,8 +579,9 @@ fn soc_driven(
         let Some(lower_bound) = instance.lower_bound() else {
             return Ok(None);
         };
+        let first_plans = driver.first_plans(&instance, lower_bound);
         drop(instance);
-        match driver.first_plans(lower_bound) {
+        match first_plans {
             FirstPlans::Optimal(Found { steps: None, .. }) => return Ok(None),
             FirstPlans::Optimal(found) | FirstPlans::Best(found) => {
                 first = found.plan.map(|plan| paths_of(starts, &plan));
@@ -689,8 +696,13 @@ impl Answer {
 /// The share of the time limit LaCAM* gets for the first plans, at most.
 const FIRST_PLAN_SHARE: u32 = 10;
 
-/// LaCAM*'s time for the first plans, at most (of any time limit).
+/// LaCAM*'s time for the first plans, at most (of any time limit), unless it is still
+/// diving towards its first plan (see [`Driver::first_plans`]).
 const FIRST_PLAN_SECONDS: Duration = Duration::from_secs(1);
+
+/// LaCAM*'s search counts as a dive towards its first plan while it has created at most
+/// this many nodes per step of its deepest node (a dive that never backs up creates one).
+const DIVE_NODES_PER_STEP: u64 = 2;
 
 /// The part of the memory budget LaCAM* may hold for the first plans (they are kept
 /// while the proof runs).
@@ -840,6 +852,15 @@ pub fn solve_stopped(
             },
         )),
     }
+}
+
+/// How [`Driver::horizons`] ended without a stop.
+enum Proof {
+    /// The optimum (or the proof that no plan exists).
+    Found(Found),
+    /// Past [`HORIZONS_BEFORE_EXHAUSTIVE`] with few agents: the joint search settles it
+    /// (after the caller drops the instance's distances, to give it the whole budget).
+    Exhaustive,
 }
 
 /// What LaCAM* gave before the proof.
@@ -1012,7 +1033,7 @@ impl<'a, 't> Driver<'a, 't> {
             (self.trace)(&Event::NeverSolvable);
             return Ok(Answer::proven(Found::NEVER));
         }
-        let mut incumbent = match self.first_plans(lower_bound) {
+        let mut incumbent = match self.first_plans(&instance, lower_bound) {
             FirstPlans::Optimal(found) => return Ok(Answer::proven(found)),
             FirstPlans::Best(found) => Some(found),
             FirstPlans::None => None,
@@ -1022,7 +1043,7 @@ impl<'a, 't> Driver<'a, 't> {
         }
         let mut proven_below = lower_bound;
         let proof = self.horizons(
-            instance,
+            &instance,
             horizons,
             lower_bound,
             &mut incumbent,
@@ -1030,13 +1051,22 @@ impl<'a, 't> Driver<'a, 't> {
         );
         let stopped = match proof {
             Err(stopped @ (Unanswered::Time { .. } | Unanswered::OverBudget { .. })) => stopped,
-            proof => return proof.map(Answer::proven),
+            Ok(Proof::Exhaustive) => {
+                drop(instance);
+                return self.joint_search().map(Answer::proven);
+            }
+            Ok(Proof::Found(found)) => return Ok(Answer::proven(found)),
+            Err(e) => return Err(e),
         };
         self.proof_end = None;
-        let best = self.improve(proven_below, incumbent);
+        let best = self.improve(&instance, proven_below, incumbent);
         let Some(best) = best else {
             return Err(stopped);
         };
+        if best.steps.is_some_and(|steps| steps <= proven_below) {
+            // A plan found after the proof stopped that meets its bound proves itself.
+            return Ok(Answer::proven(best));
+        }
         (self.trace)(&Event::Unproven {
             cost: best.steps.map_or(0, u64::from),
             lower_bound: u64::from(proven_below),
@@ -1126,11 +1156,16 @@ impl<'a, 't> Driver<'a, 't> {
         Some(best.into_paths())
     }
 
-    /// Step: LaCAM* for the first plans, within min([`FIRST_PLAN_SECONDS`], the time
-    /// limit / [`FIRST_PLAN_SHARE`]) and a share of the memory, ending at once at a plan
-    /// of `lower_bound` steps (which is then proven optimal). Nothing without a time
-    /// limit: every answer is then a proof, as before there were first plans.
-    fn first_plans(&mut self, lower_bound: u32) -> FirstPlans {
+    /// Step: LaCAM* for the first plans, on the distances of `instance`, within
+    /// min([`FIRST_PLAN_SECONDS`], the time limit / [`FIRST_PLAN_SHARE`]) and a share of
+    /// the memory, ending at once at a plan of `lower_bound` steps (which is then proven
+    /// optimal). While the search is still on its first dive towards a plan (at most
+    /// [`DIVE_NODES_PER_STEP`] nodes per step of depth, no plan yet), it may go on to the
+    /// time limit / [`FIRST_PLAN_SHARE`]: on orz900d `even-1` with 1000 agents the dive
+    /// to a plan of the lower bound takes 3111 nodes and about 3 s, where planning at the
+    /// bound fails for 25 s. Nothing without a time limit: every answer is then a proof,
+    /// as before there were first plans.
+    fn first_plans(&mut self, instance: &Instance<'_>, lower_bound: u32) -> FirstPlans {
         let Agents {
             grid,
             starts,
@@ -1139,10 +1174,14 @@ impl<'a, 't> Driver<'a, 't> {
         } = self.agents;
         let clock = Instant::now();
         let mut expansions = 0u64;
-        let mut stop = || match self.stopwatch {
+        let mut stop = |progress: lacam::Progress| match self.stopwatch {
             Stopwatch::Wall(limit) => {
                 let share = limit.unwrap_or_default() / FIRST_PLAN_SHARE;
-                clock.elapsed() > share.min(FIRST_PLAN_SECONDS)
+                let elapsed = clock.elapsed();
+                let diving = progress.best.is_none()
+                    && progress.nodes as u64
+                        <= u64::from(progress.deepest).saturating_mul(DIVE_NODES_PER_STEP) + 1;
+                elapsed > share || (elapsed > FIRST_PLAN_SECONDS && !diving)
             }
             Stopwatch::Counted {
                 first_plan_nodes, ..
@@ -1160,7 +1199,8 @@ impl<'a, 't> Driver<'a, 't> {
             enough: lower_bound,
             seed: FIRST_PLAN_SEED,
         };
-        let outcome = lacam::plan(grid, starts, goals, &mut budget);
+        let dist = DistTable::known(grid, instance.all_distances());
+        let outcome = lacam::plan(grid, starts, goals, dist, &mut budget);
         let exhausted = outcome.end == lacam::End::Exhausted;
         (self.trace)(&Event::FirstPlan {
             steps: outcome.makespan(),
@@ -1197,12 +1237,12 @@ impl<'a, 't> Driver<'a, 't> {
     /// decisions.
     fn horizons(
         &mut self,
-        instance: Instance<'_>,
+        instance: &Instance<'_>,
         horizons: Horizons,
         lower_bound: u32,
         incumbent: &mut Option<Found>,
         proven_below: &mut u32,
-    ) -> Result<Found, Unanswered> {
+    ) -> Result<Proof, Unanswered> {
         let joint_allowed = instance.starts.len() <= MAX_GHOSTS as usize;
         let room = self.room(
             (instance.starts.len() as u64).saturating_mul(instance.grid.cell_count() as u64 * 4),
@@ -1215,39 +1255,38 @@ impl<'a, 't> Driver<'a, 't> {
                 .as_ref()
                 .filter(|best| best.steps.is_some_and(|m| m <= horizon))
             {
-                return Ok(best.clone());
+                return Ok(Proof::Found(best.clone()));
             }
             self.check_time()?;
             if horizon > lower_bound.saturating_add(HORIZONS_BEFORE_EXHAUSTIVE) && joint_allowed {
-                drop(instance);
-                return self.joint_search();
+                return Ok(Proof::Exhaustive);
             }
             if horizons != Horizons::SatOnly {
-                if let Some(paths) = self.planning(&instance, horizon, room)? {
-                    return Ok(self.found(horizon, &paths));
+                if let Some(paths) = self.planning(instance, horizon, room)? {
+                    return Ok(Proof::Found(self.found(horizon, &paths)));
                 }
                 self.check_time()?;
                 if horizon == lower_bound
-                    && self.shorten_first(&instance, lower_bound, incumbent)
+                    && self.shorten_first(instance, lower_bound, incumbent)
                     && let Some(best) = incumbent
                         .as_ref()
                         .filter(|best| best.steps.is_some_and(|m| m <= horizon))
                 {
-                    return Ok(best.clone());
+                    return Ok(Proof::Found(best.clone()));
                 }
             }
             let outcome = match horizons {
                 Horizons::PlanThenCore => {
-                    self.core_decision(&instance, horizon, room, &mut tried_cores)?
+                    self.core_decision(instance, horizon, room, &mut tried_cores)?
                 }
                 Horizons::PlanThenSat | Horizons::SatOnly => {
-                    self.sat_decision(&instance, horizon, room)?
+                    self.sat_decision(instance, horizon, room)?
                 }
             };
             match outcome {
-                Horizon::Plan(paths) => return Ok(self.found(horizon, &paths)),
+                Horizon::Plan(paths) => return Ok(Proof::Found(self.found(horizon, &paths))),
                 Horizon::Impossible { next } => horizon = next,
-                Horizon::Never => return Ok(Found::NEVER),
+                Horizon::Never => return Ok(Proof::Found(Found::NEVER)),
             }
         }
     }
@@ -1398,16 +1437,22 @@ impl<'a, 't> Driver<'a, 't> {
     }
 
     /// Step, when the proof stopped over the memory budget or at its end ([`PROOF_SHARE`]
-    /// of the time limit), and a time limit leaves time: shorter plans than `best` (or a
-    /// first one) by prioritized planning at horizons between the proven bound `lower`,
-    /// where planning failed, and the best makespan, halving the gap each time (without a
-    /// plan: 25 % more each time, up to 64 more than 4 x `lower`); then, with a plan,
-    /// large neighbourhood search shortens it for what is left of the limit (the agents
-    /// home last and those in their way planned anew to be home one step sooner,
-    /// `mapf/lns.rs`), and without one LaCAM* searches for one (its anytime search
-    /// shortens its plan the longer it runs), keeping the shortest plan. Without a limit,
-    /// `best` as it is: every answer is then a proof or an error.
-    fn improve(&mut self, lower: u32, mut best: Option<Found>) -> Option<Found> {
+    /// of the time limit), and a time limit leaves time: without a plan, LaCAM* (on the
+    /// distances of `instance`) searches for one until its first or the limit (planning
+    /// failed at the proven bound `lower` already, and a longer horizon rarely frees what
+    /// blocked it: on orz900d `even-1` with 1000 agents a probe 25 % longer failed for 27
+    /// s, LaCAM* plans 3110, the bound, in 3 s). Then shorter plans than the best by
+    /// prioritized planning at horizons between `lower`, where planning failed, and the
+    /// best makespan, halving the gap each time; then large neighbourhood search shortens
+    /// it for what is left of the limit (the agents home last and those in their way
+    /// planned anew to be home one step sooner, `mapf/lns.rs`). Without a limit, `best`
+    /// as it is: every answer is then a proof or an error.
+    fn improve(
+        &mut self,
+        instance: &Instance<'_>,
+        lower: u32,
+        best: Option<Found>,
+    ) -> Option<Found> {
         if !matches!(self.stopwatch, Stopwatch::Wall(Some(_))) {
             return best;
         }
@@ -1418,31 +1463,56 @@ impl<'a, 't> Driver<'a, 't> {
             ..
         } = self.agents;
         let k = starts.len();
-        let instance = Instance::new(grid, starts, goals);
-        let room = self.room((k as u64).saturating_mul(grid.cell_count() as u64 * 4));
         let mut stop = self.wall_stop();
+        let mut best = match best {
+            Some(best) => best,
+            None => {
+                let clock = Instant::now();
+                let mut budget = lacam::Budget {
+                    memory_bytes: self.limits.budget_mib.saturating_mul(MIB)
+                        / FIRST_PLAN_MEMORY_SHARE,
+                    stop: &mut |progress: lacam::Progress| stop() || progress.best.is_some(),
+                    enough: lower,
+                    seed: FIRST_PLAN_SEED + 1,
+                };
+                let dist = DistTable::known(grid, instance.all_distances());
+                let outcome = lacam::plan(grid, starts, goals, dist, &mut budget);
+                (self.trace)(&Event::FirstPlan {
+                    steps: outcome.makespan(),
+                    exhausted: outcome.end == lacam::End::Exhausted,
+                    nodes: outcome.nodes,
+                    seconds: clock.elapsed().as_secs_f64(),
+                });
+                let (Some(steps), Some(configurations)) =
+                    (outcome.makespan(), outcome.configurations)
+                else {
+                    return None;
+                };
+                Found {
+                    steps: Some(steps),
+                    plan: self
+                        .keeps_plans()
+                        .then(|| configurations.into_iter().skip(1).collect()),
+                    expanded: 0,
+                }
+            }
+        };
+        let room = self.room((k as u64).saturating_mul(grid.cell_count() as u64 * 4));
         let mut failed = lower;
-        let (mut probes, mut planned) = (0, false);
         loop {
-            let horizon = match best.as_ref().and_then(|best| best.steps) {
-                Some(steps) if steps <= failed.saturating_add(1) => break,
-                Some(steps) => failed + (steps - failed) / 2,
-                None if failed > lower.saturating_mul(4).saturating_add(64) => break,
-                None => failed.saturating_add((failed / 4).max(1)),
+            let Some(steps) = best.steps else {
+                return Some(best);
             };
-            // Two failures in a row with no plan at all: planning is stuck on something
-            // a longer horizon does not free (agents parked in doorways, measured on
-            // room-64-64-16 with 1000 agents), and LaCAM* gets the time instead.
-            if stop()
-                || constructive::memory_need(grid, horizon, k) > room
-                || (!planned && probes >= 2)
-            {
+            if steps <= failed.saturating_add(1) {
                 break;
             }
-            probes += 1;
+            let horizon = failed + (steps - failed) / 2;
+            if stop() || constructive::memory_need(grid, horizon, k) > room {
+                break;
+            }
             let clock = Instant::now();
             let paths = constructive::plan_at_until(
-                &instance,
+                instance,
                 horizon,
                 PLANNING_ATTEMPTS,
                 &mut stop,
@@ -1454,69 +1524,34 @@ impl<'a, 't> Driver<'a, 't> {
                 seconds: clock.elapsed().as_secs_f64(),
             });
             match paths {
-                Some(paths) => {
-                    planned = true;
-                    best = Some(self.found(horizon, &paths));
-                }
+                Some(paths) => best = self.found(horizon, &paths),
                 None => failed = horizon,
             }
         }
         if stop() {
-            return best;
+            return Some(best);
         }
-        if let Some(plan) = best.as_ref().and_then(|best| best.plan.as_ref()) {
-            // A plan to shorten: the neighbourhood search gets the rest of the time.
-            let clock = Instant::now();
-            let mut search =
-                lns::Lns::from_paths(&instance, paths_of(starts, plan), 0, SHORTEN_SEED);
-            let from = search.makespan();
-            let mut steps = 0u64;
-            search.shorten_until(lower, &mut || {
-                let stopped = stop();
-                steps += u64::from(!stopped);
-                stopped
-            });
-            let makespan = search.makespan();
-            (self.trace)(&Event::Shortened {
-                makespan,
-                from,
-                steps,
-                seconds: clock.elapsed().as_secs_f64(),
-            });
-            return Some(self.found(makespan, &search.into_paths()));
-        }
-        drop(instance);
-        let clock = Instant::now();
-        let mut budget = lacam::Budget {
-            memory_bytes: self.limits.budget_mib.saturating_mul(MIB) / FIRST_PLAN_MEMORY_SHARE,
-            stop: &mut stop,
-            enough: lower,
-            seed: FIRST_PLAN_SEED + 1,
+        let Some(plan) = best.plan.as_ref() else {
+            return Some(best);
         };
-        let outcome = lacam::plan(grid, starts, goals, &mut budget);
-        (self.trace)(&Event::FirstPlan {
-            steps: outcome.makespan(),
-            exhausted: outcome.end == lacam::End::Exhausted,
-            nodes: outcome.nodes,
+        // A plan to shorten: the neighbourhood search gets the rest of the time.
+        let clock = Instant::now();
+        let mut search = lns::Lns::from_paths(instance, paths_of(starts, plan), 0, SHORTEN_SEED);
+        let from = search.makespan();
+        let mut steps = 0u64;
+        search.shorten_until(lower, &mut || {
+            let stopped = stop();
+            steps += u64::from(!stopped);
+            stopped
+        });
+        let makespan = search.makespan();
+        (self.trace)(&Event::Shortened {
+            makespan,
+            from,
+            steps,
             seconds: clock.elapsed().as_secs_f64(),
         });
-        match (outcome.makespan(), outcome.configurations) {
-            (Some(steps), Some(configurations))
-                if best
-                    .as_ref()
-                    .and_then(|best| best.steps)
-                    .is_none_or(|known| steps < known) =>
-            {
-                Some(Found {
-                    steps: Some(steps),
-                    plan: self
-                        .keeps_plans()
-                        .then(|| configurations.into_iter().skip(1).collect()),
-                    expanded: 0,
-                })
-            }
-            _ => best,
-        }
+        Some(self.found(makespan, &search.into_paths()))
     }
 
     /// Step: the SAT decision at `horizon` on a growing core of agents; when a small core

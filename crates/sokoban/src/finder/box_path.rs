@@ -108,6 +108,12 @@ impl PushTree {
         to == self.from || self.first(to).is_some()
     }
 
+    /// The squares the last search took the box to, with the side the player then
+    /// stands on, fewest pushes first (a square once per side).
+    pub(super) fn reached_nodes(&self) -> impl Iterator<Item = (CellId, Dir)> + '_ {
+        self.order.iter().map(|&node| split(node))
+    }
+
     /// The first node (fewest pushes) with the box on `to`.
     fn first(&self, to: CellId) -> Option<u32> {
         self.order.iter().copied().find(|&node| split(node).0 == to)

@@ -19,6 +19,10 @@
 //! ([`super::packing`]), then the number of regions the boxes cut the floor into (fewer
 //! regions, more freedom for the player).
 //!
+//! With `move_weights` on (FESS's move weights), the "pushes so far" of the priority
+//! count the moves that are not an advisor's ([`super::advisor`],
+//! [`super::connectivity`]), one each, and an advisor's move as nothing.
+//!
 //! With `corrals` on, a state with a PI-corral pushes only its barrier's boxes
 //! (`crate::corral`).
 //!
@@ -38,6 +42,7 @@ use std::collections::BTreeMap;
 use grid_core::{CellId, Dir};
 
 use super::advisor::PackingAdvisor;
+use super::connectivity::ConnectivityAdvisor;
 use super::corral_deadlock::CorralDeadlocks;
 use super::goal_room::GoalRooms;
 use super::store::{Budget, NONE, Store};
@@ -257,7 +262,8 @@ pub(super) fn search(
     let mut region = Walker::new(n);
     let mut occupied = vec![false; n];
     let mut store = Store::new(k, &mut budget)?;
-    // Per state: its pushes from the start, and its matching bound once taken from the
+    // Per state: its pushes from the start (with `move_weights`, its moves that are not
+    // an advisor's), and its matching bound once taken from the
     // queue ([`ESTIMATED`] before).
     let mut pushes: Vec<u32> = Vec::new();
     let mut bound: Vec<u32> = Vec::new();
@@ -317,6 +323,7 @@ pub(super) fn search(
     let mut child = vec![0u16; k + 1];
     let mut moves: Vec<(usize, CellId, CellId, u32)> = Vec::new();
     let mut advisor = options.advisor.then(|| PackingAdvisor::new(level));
+    let mut connectivity = options.connectivity.then(|| ConnectivityAdvisor::new(n));
     let mut expanded = 0u64;
     while let Some(state) = queue.pop(&mut budget) {
         expanded += 1;
@@ -400,10 +407,24 @@ pub(super) fn search(
                 moves.push((i, to, standing, length));
             }
         }
+        // The moves from here on are the advisor's.
+        let advised = moves.len();
         if let Some(advisor) = advisor.as_mut() {
             advisor.advise(&board, &order, &boxes, &mut occupied, player, &mut moves);
         }
-        for &(i, to, standing, length) in &moves {
+        if let Some(connectivity) = connectivity.as_mut() {
+            let count = regions.regions(grid, &occupied);
+            connectivity.advise(
+                &board,
+                &boxes,
+                &mut occupied,
+                player,
+                &walker,
+                count,
+                &mut moves,
+            );
+        }
+        for (m, &(i, to, standing, length)) in moves.iter().enumerate() {
             let cell = CellId::new(usize::from(boxes[i]));
             {
                 occupied[cell.index()] = false;
@@ -446,7 +467,11 @@ pub(super) fn search(
                 }
                 let hash = Store::hash(&child);
                 let id = store.insert(&child, hash, slot, state, &mut budget)?;
-                let g = g - 1 + length;
+                let g = match (options.move_weights, m >= advised) {
+                    (false, _) => g - 1 + length,
+                    (true, true) => g - 1,
+                    (true, false) => g,
+                };
                 budget.room(&mut pushes, 1)?;
                 pushes.push(g);
                 budget.room(&mut bound, 1)?;

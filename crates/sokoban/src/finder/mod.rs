@@ -13,6 +13,8 @@
 //! - `corral_deadlock`: pushes that shut a corral whose boxes can never all reach goals;
 //! - `advisor`: FESS's packing advisor, a box sent to the next goal of the packing order
 //!   as one move;
+//! - `connectivity`: FESS's connectivity advisor, a box moved to where it leaves the
+//!   fewest regions as one move;
 //! - `goal_room`: a box at a goal room's door sent to its goal as one move;
 //! - `box_path`: the pushes that take one box from square to square;
 //! - `store`: the states seen and the memory budget;
@@ -25,6 +27,7 @@
 mod advisor;
 pub(crate) mod anytime;
 mod box_path;
+mod connectivity;
 mod corral_deadlock;
 mod goal_room;
 mod greedy;
@@ -81,6 +84,13 @@ pub struct Options {
     /// box to the next goal of the packing order in one edge (`advisor`), whether or
     /// not the packing is a feature.
     pub advisor: bool,
+    /// FESS's move weights: the pushes so far in a state's priority count an advisor's
+    /// move as 0 and any other move (a push, a goal room's macro) as 1, so that within
+    /// a cell the states reached by the fewest unadvised moves come first.
+    pub move_weights: bool,
+    /// FESS's connectivity advisor: besides the pushes, a state gets the move of one box
+    /// that most lowers the regions the boxes cut the floor into (`connectivity`).
+    pub connectivity: bool,
 }
 
 /// The estimate of the pushes left that guides the search.
@@ -107,6 +117,8 @@ impl Default for Options {
             corral_deadlocks: false,
             goal_rooms: false,
             advisor: false,
+            move_weights: false,
+            connectivity: false,
         }
     }
 }

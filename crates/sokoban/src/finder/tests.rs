@@ -302,3 +302,49 @@ fn the_packing_advisor_keeps_solvability_and_replays() {
         }
     }
 }
+
+/// The connectivity advisor only adds edges and FESS's move weights only reorder: the
+/// finder with both (and the portfolio's other switches) and without them find a
+/// solution on the same generated rooms, and its solutions, macro moves included, replay
+/// legally; it agrees with the exact search on goal-room levels; on Microban too.
+#[test]
+fn the_connectivity_advisor_and_move_weights_keep_solvability_and_replay() {
+    let with = Options {
+        advisor: true,
+        connectivity: true,
+        move_weights: true,
+        g_weight: 1,
+        cycling: true,
+        corral_deadlocks: true,
+        ..Options::default()
+    };
+    same_solvability(2004, 1000, &with, &Options::default());
+    let mut rng = SplitMix64::new(1604);
+    for round in 0..300 {
+        let text = generate::goal_room_level(&mut rng, 1 + round % 4);
+        for level in levels(&text) {
+            check(
+                &level,
+                &Options {
+                    goal_rooms: true,
+                    ..with.clone()
+                },
+            );
+        }
+    }
+    let text = include_str!("../../../../testdata/sokoban/microban-fast.in");
+    let (mut solved, mut tried) = (0, 0);
+    for level in levels(text) {
+        tried += 1;
+        let mut calls = 0;
+        if let Ok(found) = find(&level, &with, &mut || {
+            calls += 1;
+            calls > 200
+        }) {
+            let lurd = found.unwrap_or_else(|| panic!("Microban {} is solvable", level.number()));
+            verify(&level, &lurd).unwrap_or_else(|e| panic!("{e}: {lurd}"));
+            solved += 1;
+        }
+    }
+    assert!(solved * 10 >= tried * 9, "{solved} of {tried}");
+}

@@ -81,6 +81,9 @@ pub struct Stats {
     /// New states not kept because their layout and region, with their pushes, is on no
     /// solution with the fewest pushes (`--metric pushes` in two phases).
     pub off_paths: u64,
+    /// States taken from the queue whose pushes bound rose when the sides their player
+    /// reaches were counted, queued again instead of expanded.
+    pub refined: u64,
     /// What the first phase did (`--metric pushes`).
     pub first_phase: super::PushStats,
     /// The largest first key of `f` (cost so far plus bound) among the states taken
@@ -184,6 +187,28 @@ fn matching(matcher: &mut Matcher, board: &Board<'_>, boxes: &[u16]) -> u32 {
         .unwrap_or(HOPELESS)
 }
 
+/// The pushes bound of a state of a layout whose matching is `layout_pushes`, with the
+/// player on `player`: the matching again with each box's push distances from the sides
+/// the player reaches ([`super::matching_from`]) when a box stands on a square that cuts
+/// the floor and the player does not reach all its sides, else the layout's.
+#[inline]
+fn pushes_from(
+    matcher: &mut Matcher,
+    board: &Board<'_>,
+    layout_pushes: u32,
+    boxes: &[u16],
+    player: u16,
+) -> u32 {
+    if layout_pushes == HOPELESS
+        || !boxes
+            .iter()
+            .any(|&b| board.cut_off(usize::from(b), usize::from(player)))
+    {
+        return layout_pushes;
+    }
+    super::matching_from(matcher, board, boxes, player).max(layout_pushes)
+}
+
 impl<'a> Search<'a> {
     /// The tables of a search of `level` with the pair table `pairs`, before the start.
     pub(super) fn new(
@@ -268,6 +293,7 @@ impl<'a> Search<'a> {
             return Err(SolveError::Memory);
         };
         let pushes = self.table.layouts[layout as usize].pushes;
+        let pushes = pushes_from(&mut self.matcher, &self.board, pushes, &start, start_player);
         let bound = bound_of(&self.board, self.keys, pushes, &start, start_player);
         if bound[0] == HOPELESS {
             return Ok(false);
@@ -279,12 +305,44 @@ impl<'a> Search<'a> {
             layout,
             player: start_player,
             closed: false,
+            refined: true,
         };
         if self.table.insert(info, 0, &mut self.budget).is_none() {
             return Err(SolveError::Memory);
         }
         self.table.layouts[layout as usize].fewest = 0;
         self.queue.push(bound, 0, 0);
+        Ok(true)
+    }
+
+    /// Raises the pushes bound of the open state `state`, just taken from the queue, to
+    /// the matching on the sides its player reaches (`pushes_from`); `true` when that
+    /// raised it, the state then queued again at its new `f` instead of expanded now.
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] when the queue entry does not fit the budget.
+    pub(super) fn refine(&mut self, state: u32) -> Result<bool, SolveError> {
+        let info = &mut self.table.info[state as usize];
+        info.refined = true;
+        let info = *info;
+        let boxes = self.table.layout(info.layout);
+        let old = info.bound[self.keys.pushes];
+        let pushes = pushes_from(&mut self.matcher, &self.board, old, boxes, info.player);
+        if pushes <= old {
+            return Ok(false);
+        }
+        let bound = bound_of(&self.board, self.keys, pushes, boxes, info.player);
+        self.table.info[state as usize].bound = bound;
+        self.stats.refined += 1;
+        if bound[0] != HOPELESS && !self.over_ceiling(info.cost, bound) {
+            if self.budget.bytes + QUEUE_ENTRY_BYTES > self.budget.limit {
+                return Err(SolveError::Memory);
+            }
+            self.budget.bytes += QUEUE_ENTRY_BYTES;
+            let cost = info.cost;
+            self.queue
+                .push([cost[0] + bound[0], cost[1] + bound[1]], cost[0], state);
+        }
         Ok(true)
     }
 
@@ -640,6 +698,11 @@ impl<'a> Search<'a> {
             layout,
             player,
             closed: false,
+            refined: !self
+                .scratch
+                .child
+                .iter()
+                .any(|&b| self.board.cut_off(usize::from(b), usize::from(player))),
         };
         let member = if bound[0] == HOPELESS {
             HOPELESS_MEMBER

@@ -75,6 +75,7 @@ use grid_core::{CellId, Dir};
 
 use crate::board::Board;
 use crate::groups::GroupDeadlocks;
+use crate::matching::Matcher;
 use crate::parse::Level;
 use crate::solution::{Metric, Options, Solution, SolveError};
 use expand::Search;
@@ -249,6 +250,21 @@ pub fn fewest_pushes(
     (answer, stats)
 }
 
+/// The bounds on the pushes left of `level` with its boxes on `boxes` and the player on
+/// `player` (not on a box): the matching on the best sides and the one on the sides the
+/// player reaches ([`matching_from`]), each `None` when there is no matching. For the
+/// tests, which check that the second never passes the pushes left of an optimal
+/// solution and often passes the first.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
+pub fn pushes_bounds(level: &Level, boxes: &[CellId], player: CellId) -> [Option<u32>; 2] {
+    let board = Board::new(level);
+    let boxes: Vec<u16> = boxes.iter().map(|b| b.index() as u16).collect();
+    let mut matcher = Matcher::new();
+    let best = expand_matching(&mut matcher, &board, &boxes);
+    let from = matching_from(&mut matcher, &board, &boxes, player.index() as u16);
+    [best, from].map(|b| (b != HOPELESS).then_some(b))
+}
+
 /// The walls' tables and the pair table of `level`, or `None` when the start is already
 /// dead: a box out of reach off its goal, a box on a dead square, a dead pair.
 fn tables_unless_dead(level: &Level) -> Option<(Board<'_>, GroupDeadlocks)> {
@@ -300,6 +316,9 @@ fn run(
         if search.is_solved(&info) {
             let solution = read_solution(level, &search.table, state, &mut search.walker);
             return Ok(Some(Solution::proven(solution, options.metric)));
+        }
+        if !info.refined && search.refine(state)? {
+            continue;
         }
         expanded += 1;
         search.stats.expansions += 1;
@@ -361,6 +380,35 @@ fn read_solution(level: &Level, table: &Table, state: u32, walker: &mut Walker) 
         moves.push(push_letter(dir));
     }
     moves
+}
+
+/// The matching bound on the pushes of the boxes `boxes` with the player on `player`,
+/// each box's push distances taken from the sides of it the player reaches with that box
+/// alone ([`Board::distance_from`]), or [`HOPELESS`] when there is no matching. At least
+/// the matching on the best sides, and admissible for the same reason: a solution, the
+/// other boxes taken away, pushes each box to its goal alone from where the player is.
+///
+/// # Complexity
+/// O(k^2) distances and an O(k^3) matching for k boxes.
+pub(super) fn matching_from(
+    matcher: &mut Matcher,
+    board: &Board<'_>,
+    boxes: &[u16],
+    player: u16,
+) -> u32 {
+    let player = usize::from(player);
+    matcher
+        .min_cost_tabled(boxes.len(), |i, j| {
+            board.distance_from(j, usize::from(boxes[i]), player)
+        })
+        .unwrap_or(HOPELESS)
+}
+
+/// The matching on the best sides, as the exact search computes it per layout.
+fn expand_matching(matcher: &mut Matcher, board: &Board<'_>, boxes: &[u16]) -> u32 {
+    matcher
+        .min_cost(boxes.len(), |i, j| board.distance(j, usize::from(boxes[i])))
+        .unwrap_or(HOPELESS)
 }
 
 /// The LURD letter of a walk step: `l u r d`.

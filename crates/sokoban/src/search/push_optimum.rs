@@ -234,13 +234,6 @@ pub(super) fn push_optimum(
     )
 }
 
-/// The matching bound on the pushes of `boxes`, or [`HOPELESS`].
-fn matching(matcher: &mut Matcher, board: &Board<'_>, boxes: &[u16]) -> u32 {
-    matcher
-        .min_cost(boxes.len(), |i, j| board.distance(j, usize::from(boxes[i])))
-        .unwrap_or(HOPELESS)
-}
-
 impl<'a> PushSearch<'a> {
     fn new(
         level: &'a Level,
@@ -348,7 +341,12 @@ impl<'a> PushSearch<'a> {
         {
             return Err(SolveError::Memory);
         }
-        let mut bound = matching(&mut self.matcher, self.board, &words[..self.k]);
+        let mut bound = super::matching_from(
+            &mut self.matcher,
+            self.board,
+            &words[..self.k],
+            words[self.k],
+        );
         if bound != HOPELESS {
             bound = bound.max(inherited);
         }

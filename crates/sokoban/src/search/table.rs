@@ -24,6 +24,10 @@ pub(super) struct Info {
     pub(super) player: u16,
     /// Expanded at its current cost (its queue entries are then stale).
     pub(super) closed: bool,
+    /// Its pushes bound counts only the sides of its boxes the player reaches (see
+    /// `expand::pushes_from`), or no box of it is cut off from a side: computed when the
+    /// state is first taken from the queue, not when it is made (most are never taken).
+    pub(super) refined: bool,
 }
 
 /// The states seen, by box layout: the layouts' squares in one flat array with an

@@ -284,7 +284,7 @@ impl Groups {
     fn drop_sessions_but(&mut self, g: usize) {
         for (h, group) in self.groups.iter_mut().enumerate() {
             if h != g {
-                group.sessions = None;
+                group.sessions.iter_mut().for_each(Sessions::drop_session);
             }
         }
     }
@@ -386,9 +386,18 @@ impl Groups {
         let (keep, gone) = (g.min(h), g.max(h));
         let part = self.groups.swap_remove(gone);
         let whole = &mut self.groups[keep];
-        if part.agents.len() > whole.agents.len() {
-            whole.sessions = part.sessions;
+        // The larger group's session grows; the other's cores are replayed in it.
+        let (mut larger, smaller) = if part.agents.len() > whole.agents.len() {
+            (part.sessions, whole.sessions.take())
+        } else {
+            (whole.sessions.take(), part.sessions)
+        };
+        match (&mut larger, smaller) {
+            (Some(larger), Some(smaller)) => larger.adopt(smaller),
+            (None, smaller) => larger = smaller,
+            (Some(_), None) => {}
         }
+        whole.sessions = larger;
         whole.agents.extend(part.agents);
         whole.least += part.least;
         whole.plan = None;

@@ -28,6 +28,15 @@
 //! steps") is false. Only the "at least" direction is encoded: that is all an upper bound
 //! needs.
 //!
+//! The count's last variable e(a, R + 1), "beyond the reach", is a way out: the start unit
+//! and the goal units from D_a on are clauses with it, and every other clause of the
+//! agent holds with all its cell variables false. So the encoding is a relaxation of
+//! every plan, however costly (an agent past the reach drops out with its count full),
+//! and what the solver proves about the counts holds for every plan, not only those
+//! within the reach: the core-guided bound's cores can be replayed in a wider session
+//! ([`CoreLog`]). Under a budget Delta <= R, or any assumption that bounds the count,
+//! the way out is false by propagation, and the encoding is the plain one.
+//!
 //! Reading a model: under Delta, an agent's goal variables are true from `d_a + k` on (k
 //! its true e, at most Delta), and every true variable has a true predecessor (the
 //! backward clauses) down to the start, the only variable at time 0; so the path is read
@@ -36,7 +45,7 @@
 //! every path read, apart.
 //!
 //! # Complexity
-//! V = the agents' (cell, time) pairs within reach R plus K x R cost variables plus at
+//! V = the agents' (cell, time) pairs within reach R plus K x (R + 1) cost variables plus at
 //! most K x (R + 1)^2 totalizer clauses; built in O(V + K x C) time. Solving is NP-hard
 //! in general and fast on the benchmark's instances.
 
@@ -80,7 +89,7 @@ pub fn count_variables(instance: &Instance<'_>, agents: &[usize], reach: u32) ->
             }
         }
         // The goal after the deadline, the cost variables and the totalizer's outputs.
-        total += horizon - u64::from(home_by) + 2 * u64::from(reach) + 1;
+        total += horizon - u64::from(home_by) + 2 * u64::from(reach) + 2;
     }
     total
 }
@@ -134,11 +143,54 @@ pub struct Session {
     /// The unary sums of the core-guided bound ([`Session::raise`]): every agent's count
     /// of extra steps, then one sum per core of more than one sum found.
     sums: Vec<Sum>,
-    /// Cores found: every plan within the reach has at least this many extra steps.
-    cores: u32,
-    /// The agents encoded have a plan of `cores` extra steps (found by
-    /// [`Session::raise`] since the last agents were added).
+    /// The cores found or replayed, in order, each as the terms of the sums it named:
+    /// every plan has at least as many extra steps as there are cores.
+    cores: Vec<Vec<Term>>,
+    /// The agents encoded have a plan of as many extra steps as there are cores (found
+    /// by [`Session::raise`] since the last agents were added).
     settled: bool,
+    /// No plan within the reach at all (a core that named no sum; the way out of the
+    /// module documentation leaves none).
+    exhausted: bool,
+}
+
+/// What a sum of the core-guided bound adds up, in terms that hold from one session to
+/// another: an agent's count of extra steps, or the outputs paid by the `j`-th core.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Term {
+    Agent(usize),
+    Core(usize),
+}
+
+/// The cores a session's core-guided bound found ([`Session::raise`]) and the agents it
+/// had encoded, to be replayed in another session ([`Session::replay`]).
+///
+/// Why they hold there: a session's encoding is a relaxation of every plan of its agents,
+/// whatever its cost (an agent beyond the reach has the last variable of its count true
+/// and may leave all its cells false), with the counts true to the plan up to R + 1. So a
+/// core, refuted under assumptions on the counts and the sums over them, is a fact about
+/// every plan of those agents, and of every larger set of agents (a subset of a plan is a
+/// plan): replaying the cores in order (each sum a core names pays one output, a new sum
+/// over those outputs) rebuilds the bound in a session of any reach on these agents or
+/// more, without a SAT call.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CoreLog {
+    agents: Vec<usize>,
+    cores: Vec<Vec<Term>>,
+}
+
+impl CoreLog {
+    /// The number of cores: the bound they prove.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
+    pub fn len(&self) -> usize {
+        self.cores.len()
+    }
+
+    /// No core.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
+    pub fn is_empty(&self) -> bool {
+        self.cores.is_empty()
+    }
 }
 
 /// A unary sum of the core-guided bound: `outputs[k]` is forced true by at least k + 1
@@ -147,6 +199,7 @@ pub struct Session {
 struct Sum {
     outputs: Vec<i32>,
     paid: usize,
+    term: Term,
 }
 
 impl Session {
@@ -179,8 +232,9 @@ impl Session {
             deadline,
             pairs: pairs.to_vec(),
             sums: Vec::new(),
-            cores: 0,
+            cores: Vec::new(),
             settled: false,
+            exhausted: false,
         };
         session.add(instance, agents);
         session
@@ -283,24 +337,15 @@ impl Session {
             if i < old && j < old {
                 continue;
             }
-            let count = |agent: usize, k: u32| -> Option<i32> {
-                self.counts[agent]
-                    .get((k as usize).checked_sub(1)?)
-                    .copied()
+            // "At least k extra steps" past the reach is weakened to "beyond the reach"
+            // (the count's last variable), which it implies.
+            let count = |agent: usize, k: u32| -> i32 {
+                let count = &self.counts[agent];
+                count[(k as usize).min(count.len()) - 1]
             };
             for k in 0..pair.extra {
-                let clause: Vec<i32> = [count(i, k + 1), count(j, pair.extra - k)]
-                    .into_iter()
-                    .flatten()
-                    .collect();
-                if clause.is_empty() {
-                    // Beyond the reach of both: no budget of the session is possible.
-                    self.last_var += 1;
-                    self.solver.add_clause([self.last_var]);
-                    self.solver.add_clause([-self.last_var]);
-                } else {
-                    self.solver.add_clause(clause);
-                }
+                self.solver
+                    .add_clause([count(i, k + 1), count(j, pair.extra - k)]);
             }
         }
     }
@@ -337,14 +382,19 @@ impl Session {
             at_time.extend(layer.iter().copied());
             layers.push(layer);
         }
+        // The agent beyond the reach (at least R + 1 extra steps), the last of its count:
+        // then none of its variables need be true, and every clause below but the start
+        // and the goal from the deadline on holds with them all false.
+        self.last_var += 1;
+        let beyond = self.last_var;
         let solver = &mut self.solver;
         // The start, and the goal from the deadline on: the only variables there.
         for &(_, var) in &layers[0] {
-            solver.add_clause([var]);
+            solver.add_clause([var, beyond]);
         }
         for layer in &layers[home_by.min(self.horizon)..] {
             for &(_, var) in layer {
-                solver.add_clause([var]);
+                solver.add_clause([var, beyond]);
             }
         }
         let mut here = vec![0i32; cells];
@@ -371,6 +421,10 @@ impl Session {
             }
             count.push(e);
         }
+        if let Some(&before) = count.last() {
+            solver.add_clause([-beyond, before]);
+        }
+        count.push(beyond);
         // Away from the goal at t on v: at least t + dist(v, goal) - d_a extra steps.
         for (t, layer) in layers.iter().enumerate() {
             for &(v, x) in layer {
@@ -383,11 +437,12 @@ impl Session {
             }
         }
         let pairs: usize = layers.iter().map(Vec::len).sum();
-        self.counted += pairs as u64 + 2 * u64::from(self.reach) + 1;
+        self.counted += pairs as u64 + 2 * u64::from(self.reach) + 2;
         self.agents.push(a);
         self.sums.push(Sum {
             outputs: count.clone(),
             paid: 0,
+            term: Term::Agent(a),
         });
         self.counts.push(count);
         self.layers.push(layers);
@@ -403,9 +458,10 @@ impl Session {
     /// One incremental SAT call per round of swap clauses.
     pub fn decide(&mut self, instance: &Instance<'_>, delta: u32) -> Decision {
         if delta > self.reach {
-            let agents = std::mem::take(&mut self.agents);
+            let log = self.log();
             let pairs = std::mem::take(&mut self.pairs);
-            *self = Session::new(instance, &agents, delta, self.deadline, &pairs);
+            *self = Session::new(instance, &log.agents, delta, self.deadline, &pairs);
+            self.replay(&log);
         }
         let assumption = self.excess.get(delta as usize).map(|&over| -over);
         loop {
@@ -432,7 +488,8 @@ impl Session {
     /// cores (OLL: Morgado, Dodaro and Marques-Silva, "Core-guided MaxSAT with soft
     /// cardinality constraints", CP 2014; Andres, Kaufmann, Matheis and Schaub,
     /// "Unsatisfiability-based optimization in clasp", ICLP 2012) until a plan meets it
-    /// or the deadline passes: min(cores, reach + 1).
+    /// or the deadline passes, or passes the reach: the number of cores (found or
+    /// replayed).
     ///
     /// Each sum (first every agent's count of extra steps) is assumed to have no more
     /// true outputs than it has paid. An unsatisfiable answer names the failed
@@ -440,16 +497,16 @@ impl Session {
     /// by one, each of them pays one more output, and a new sum over the outputs just paid
     /// (when more than one) has its first output paid: a second true one among them
     /// costs one more again. A model under every assumption is a plan with `cores` extra
-    /// steps (after the swap clauses), the least of the agents encoded. The reach bounds
-    /// every agent's extra steps, which no plan of at most `reach` extra steps in all
-    /// passes, so the cores bound the plans within the reach: every plan has at least
-    /// min(cores, reach + 1) extra steps. The state stays from call to call: agents
-    /// added later only add clauses, so every core found stays one.
+    /// steps (after the swap clauses), the least of the agents encoded. The encoding is a
+    /// relaxation of every plan (module documentation), so every plan has at least as
+    /// many extra steps as there are cores; past the reach the raise stops (a model
+    /// might then leave an agent out). The state stays from call to call: agents added
+    /// later only add clauses, so every core found stays one.
     ///
     /// # Complexity
     /// One incremental SAT call per core and per round of swap clauses.
     pub fn raise(&mut self, instance: &Instance<'_>) -> u32 {
-        while !self.settled && self.cores <= self.reach {
+        while !self.settled && !self.exhausted && self.bound() <= self.reach {
             let assumptions: Vec<i32> = self
                 .sums
                 .iter()
@@ -468,35 +525,107 @@ impl Session {
                     }
                 }
                 Some(false) => {
-                    let mut paid: Vec<Vec<i32>> = Vec::new();
-                    for sum in &mut self.sums {
-                        if let Some(&o) = sum.outputs.get(sum.paid) {
-                            if self.solver.failed(-o) {
-                                paid.push(vec![o]);
-                                sum.paid += 1;
-                            }
-                        }
-                    }
-                    if paid.is_empty() {
+                    let named: Vec<usize> = (0..self.sums.len())
+                        .filter(|&i| {
+                            let sum = &self.sums[i];
+                            sum.outputs
+                                .get(sum.paid)
+                                .is_some_and(|&o| self.solver.failed(-o))
+                        })
+                        .collect();
+                    if named.is_empty() {
                         // No plan within the reach at all.
-                        self.cores = self.reach + 1;
+                        self.exhausted = true;
                         break;
                     }
-                    self.cores += 1;
-                    if paid.len() > 1 {
-                        let mut last_var = self.last_var;
-                        let outputs =
-                            totalize(&mut self.solver, paid, self.reach as usize + 1, &mut || {
-                                last_var += 1;
-                                last_var
-                            });
-                        self.last_var = last_var;
-                        self.sums.push(Sum { outputs, paid: 1 });
-                    }
+                    self.pay(&named);
                 }
             }
         }
-        self.cores.min(self.reach + 1)
+        if self.exhausted {
+            self.bound().max(self.reach + 1)
+        } else {
+            self.bound()
+        }
+    }
+
+    /// The number of cores found or replayed.
+    fn bound(&self) -> u32 {
+        u32::try_from(self.cores.len()).unwrap_or(u32::MAX)
+    }
+
+    /// One more core, naming the sums at `named` (indices in `sums`, each with an output
+    /// left to pay): each pays one output, and a new sum over the outputs just paid (when
+    /// more than one) has its first output paid.
+    fn pay(&mut self, named: &[usize]) {
+        let mut paid: Vec<Vec<i32>> = Vec::with_capacity(named.len());
+        let mut terms = Vec::with_capacity(named.len());
+        for &i in named {
+            let sum = &mut self.sums[i];
+            paid.push(vec![sum.outputs[sum.paid]]);
+            sum.paid += 1;
+            terms.push(sum.term);
+        }
+        let core = self.cores.len();
+        self.cores.push(terms);
+        self.settled = false;
+        if paid.len() > 1 {
+            let mut last_var = self.last_var;
+            let outputs = totalize(&mut self.solver, paid, self.reach as usize + 1, &mut || {
+                last_var += 1;
+                last_var
+            });
+            self.last_var = last_var;
+            self.sums.push(Sum {
+                outputs,
+                paid: 1,
+                term: Term::Core(core),
+            });
+        }
+    }
+
+    /// The cores of the core-guided bound so far, with the agents encoded: what
+    /// [`Session::replay`] takes.
+    pub fn log(&self) -> CoreLog {
+        CoreLog {
+            agents: self.agents.clone(),
+            cores: self.cores.clone(),
+        }
+    }
+
+    /// Adds the cores of `log` to the core-guided bound without a SAT call ([`CoreLog`]:
+    /// they hold in every session whose agents include the log's), in order, up to the
+    /// first that names a sum this session cannot pay (an agent's count shorter than the
+    /// reach it was found in). A log of other agents than the session's is ignored.
+    /// Returns the number of cores replayed.
+    ///
+    /// # Complexity
+    /// O(cores x (sums + R)) besides the totalizers' clauses.
+    pub fn replay(&mut self, log: &CoreLog) -> usize {
+        if !log.agents.iter().all(|a| self.agents.contains(a)) {
+            return 0;
+        }
+        // The log's core j is this session's core `own[j]`.
+        let mut own: Vec<usize> = Vec::with_capacity(log.cores.len());
+        for core in &log.cores {
+            let mut named = Vec::with_capacity(core.len());
+            for term in core {
+                let mine = match *term {
+                    Term::Agent(a) => Term::Agent(a),
+                    Term::Core(j) => match own.get(j) {
+                        Some(&mine) => Term::Core(mine),
+                        None => return own.len(),
+                    },
+                };
+                match self.sums.iter().position(|sum| sum.term == mine) {
+                    Some(i) if self.sums[i].paid < self.sums[i].outputs.len() => named.push(i),
+                    _ => return own.len(),
+                }
+            }
+            own.push(self.cores.len());
+            self.pay(&named);
+        }
+        own.len()
     }
 
     fn is_true(&self, layer: &Layer, cell: u32) -> bool {
@@ -673,6 +802,12 @@ pub struct Sessions {
     /// The bound the last decision proved when it answered impossible (0: none beyond
     /// its budget).
     proven: u32,
+    /// The cores of the last session used (kept when it is dropped), replayed in the
+    /// next one built on its agents or more.
+    log: CoreLog,
+    /// Cores of other sessions whose agents have joined these ([`Sessions::adopt`]), to
+    /// be replayed in the next session used.
+    adopted: Vec<CoreLog>,
 }
 
 impl Sessions {
@@ -685,6 +820,8 @@ impl Sessions {
             pairs: Vec::new(),
             core_guided: false,
             proven: 0,
+            log: CoreLog::default(),
+            adopted: Vec::new(),
         }
     }
 
@@ -725,6 +862,22 @@ impl Sessions {
     /// Variables of the kept session (0 when none is kept).
     pub fn variables(&self) -> u64 {
         self.kept.as_ref().map_or(0, Session::variables)
+    }
+
+    /// Drops the kept session, to free its memory; its cores stay, to be replayed in the
+    /// next one.
+    pub fn drop_session(&mut self) {
+        if let Some(session) = self.kept.take() {
+            self.log = session.log();
+        }
+    }
+
+    /// Takes over the cores of `other` (sessions on other agents, which are to join
+    /// these): they are replayed in the next session used, once it has their agents.
+    pub fn adopt(&mut self, mut other: Sessions) {
+        other.drop_session();
+        self.adopted.push(other.log);
+        self.adopted.append(&mut other.adopted);
     }
 
     /// Gives the pairwise bounds `pairs` ([`super::pairwise`]) to every session built
@@ -790,9 +943,18 @@ impl Sessions {
                         return Err(TooLarge { variables });
                     }
                 }
-                Session::new(instance, agents, reach, self.deadline, &self.pairs)
+                let mut session = Session::new(instance, agents, reach, self.deadline, &self.pairs);
+                if self.incremental {
+                    session.replay(&self.log);
+                }
+                session
             }
         };
+        for log in std::mem::take(&mut self.adopted) {
+            if self.incremental {
+                session.replay(&log);
+            }
+        }
         self.proven = 0;
         let raised = if self.core_guided {
             session.raise(instance)
@@ -818,6 +980,7 @@ impl Sessions {
             }
             other => other,
         };
+        self.log = session.log();
         if self.incremental {
             self.kept = Some(session);
         }

@@ -24,7 +24,9 @@
 //!    a minimum weighted vertex cover), whose pairs also go into every SAT session as
 //!    clauses; and in each SAT session, the core-guided bound of its agents
 //!    ([`encoding::Session::raise`]), raised by unsatisfiable cores until it meets a
-//!    plan of those agents.
+//!    plan of those agents. The cores hold for every plan, whatever the session's reach,
+//!    so a session built again wider, or for a merge of two groups, replays them
+//!    ([`encoding::CoreLog`]) instead of finding them anew.
 //!
 //! Each technique can be switched off in [`Techniques`], so the tests compare the answer
 //! with and without it.
