@@ -784,13 +784,20 @@ pub struct TooLarge {
 /// the core being added to it; otherwise each decision has a fresh session of reach
 /// Delta.
 ///
-/// A new session for Delta reaches Delta + Delta / 2 + 1: a wider reach makes a larger
+/// A new session for Delta reaches Delta + Delta / 4 + 2: a wider reach makes a larger
 /// encoding, slower to decide the first budget in (at Delta = 0, where a fresh encoding
 /// is the shortest paths alone, a reach of 4 took 8.9 s against 1.3 s on
 /// random-64-64-10 even-1 with 80 agents), a narrower one rebuilds more often. Measured
 /// (CPU s, `--time-limit 30`, loaded machine) against a fixed reach of Delta + 4 and a
 /// fresh session per budget: random-64-64-10 even-1 K = 80 2.6 against 9.0 and 6.6 s;
-/// den312d even-1 K = 40 proved in 16.4 s, unproven by the other two.
+/// den312d even-1 K = 40 proved in 16.4 s, unproven by the other two. Since a session
+/// built again replays the cores of the one before ([`CoreLog`]), rebuilding costs the
+/// encoding only, and the narrower reach of Delta / 4 + 2 past Delta (it was
+/// Delta / 2 + 1) makes each core cheaper: CPU s to the proof under `ulimit -t` (Delta / 2 + 1,
+/// Delta / 4 + 2, Delta / 8 + 2): maze-32-32-4 even-1 K = 40 unproven at 20 s (Delta
+/// 35), 1735 in 18.8 s, proven within 20 s; room-32-32-4 even-1 K = 40 1101 in 33.4 s
+/// with Delta / 4 + 2; room-64-64-8 random-1 K = 40 unproven at 25 s, 2278 in 11.8 and
+/// 11.8 s; maze-32-32-4 random-1 K = 20 988 in 9.9, 10.0 and 14.6 s.
 pub struct Sessions {
     incremental: bool,
     deadline: Deadline,
@@ -932,7 +939,7 @@ impl Sessions {
             None => {
                 let mut reach = delta;
                 if self.incremental {
-                    let wide = delta.saturating_add(delta / 2 + 1);
+                    let wide = delta.saturating_add(delta / 4 + 2);
                     if count_variables(instance, agents, wide) <= max_variables {
                         reach = wide;
                     }
