@@ -330,7 +330,7 @@ pub enum Event {
         /// Steps of the neighbourhood search made.
         steps: u64,
         /// The makespan of LaCAM*'s best plan at its last turn (`None`: it had none, or
-        /// no turn).
+        /// no turn, as before the SAT decisions).
         lacam_best: Option<u32>,
         /// Wall seconds it took.
         seconds: f64,
@@ -456,12 +456,18 @@ impl std::fmt::Display for Event {
                 steps,
                 lacam_best,
                 seconds,
-            } => write!(
-                f,
-                "a shorter plan by neighbourhood search and lacam*: {makespan}, from {from} \
-                 by {steps} steps (lacam*'s best: {}) ({seconds:.3} s)",
-                lacam_best.map_or_else(|| "none".to_string(), |m| m.to_string())
-            ),
+            } => match lacam_best {
+                Some(lacam_best) => write!(
+                    f,
+                    "a shorter plan by neighbourhood search and lacam*: {makespan}, from \
+                     {from} by {steps} steps (lacam*'s best: {lacam_best}) ({seconds:.3} s)"
+                ),
+                None => write!(
+                    f,
+                    "a shorter plan by neighbourhood search: {makespan}, from {from} by \
+                     {steps} steps ({seconds:.3} s)"
+                ),
+            },
             Event::Sat {
                 horizon,
                 found,
@@ -724,6 +730,10 @@ const FIRST_PLAN_MEMORY_SHARE: u64 = 4;
 /// Measured on the sweep's open rows (`--time-limit 60`): every proof that finished did
 /// so within the first half of the limit.
 const PROOF_SHARE: f64 = 0.5;
+
+/// The share of the time limit by which [`Driver::shorten_first`] stops. Measured on
+/// the open rows of `docs/mapf.md` (`--time-limit 60`): see there.
+const SHORTEN_FIRST_SHARE: f64 = 0.3;
 
 /// The seed of LaCAM*'s tie breaks (fixed: the same run gives the same plan).
 const FIRST_PLAN_SEED: u64 = 17;
@@ -1059,7 +1069,7 @@ impl<'a, 't> Driver<'a, 't> {
         let dist = DistTable::known(grid, instance.all_distances());
         // Kept through the proof: the improve phase resumes it.
         let mut search = lacam::Search::new(grid, &options, starts, goals, dist, FIRST_PLAN_SEED);
-        let incumbent = match self.first_plans(&mut search, lower_bound) {
+        let mut incumbent = match self.first_plans(&mut search, lower_bound) {
             FirstPlans::Optimal(found) => return Ok(Answer::proven(found)),
             FirstPlans::Best(found) => Some(found),
             FirstPlans::None => None,
@@ -1073,7 +1083,7 @@ impl<'a, 't> Driver<'a, 't> {
             search.bytes(),
             horizons,
             lower_bound,
-            incumbent.as_ref(),
+            &mut incumbent,
             &mut proven_below,
         );
         let stopped = match proof {
@@ -1258,14 +1268,16 @@ impl<'a, 't> Driver<'a, 't> {
 
     /// Horizons from `lower_bound` up, as the module documentation says, until one has a
     /// plan; `proven_below` follows the horizon (no plan is shorter). A horizon that
-    /// reaches the makespan of `incumbent` proves it optimal.
+    /// reaches the makespan of `incumbent` proves it optimal. When planning fails at the
+    /// lower bound, [`Driver::shorten_first`] shortens `incumbent` before the SAT
+    /// decisions.
     fn horizons(
         &mut self,
         instance: &Instance<'_>,
         held_bytes: u64,
         horizons: Horizons,
         lower_bound: u32,
-        incumbent: Option<&Found>,
+        incumbent: &mut Option<Found>,
         proven_below: &mut u32,
     ) -> Result<Proof, Unanswered> {
         let joint_allowed = instance.starts.len() <= MAX_GHOSTS as usize;
@@ -1279,7 +1291,10 @@ impl<'a, 't> Driver<'a, 't> {
         let mut tried_cores: Vec<Vec<usize>> = Vec::new();
         loop {
             *proven_below = horizon;
-            if let Some(best) = incumbent.filter(|best| best.steps.is_some_and(|m| m <= horizon)) {
+            if let Some(best) = incumbent
+                .as_ref()
+                .filter(|best| best.steps.is_some_and(|m| m <= horizon))
+            {
                 return Ok(Proof::Found(best.clone()));
             }
             self.check_time()?;
@@ -1291,6 +1306,14 @@ impl<'a, 't> Driver<'a, 't> {
                     return Ok(Proof::Found(self.found(horizon, &paths)));
                 }
                 self.check_time()?;
+                if horizon == lower_bound
+                    && self.shorten_first(instance, lower_bound, incumbent)
+                    && let Some(best) = incumbent
+                        .as_ref()
+                        .filter(|best| best.steps.is_some_and(|m| m <= horizon))
+                {
+                    return Ok(Proof::Found(best.clone()));
+                }
             }
             let outcome = match horizons {
                 Horizons::PlanThenCore => {
@@ -1306,6 +1329,62 @@ impl<'a, 't> Driver<'a, 't> {
                 Horizon::Never => return Ok(Proof::Found(Found::NEVER)),
             }
         }
+    }
+
+    /// Step, with a time limit, when planning fails at the lower bound `lower_bound`:
+    /// large neighbourhood search shortens the plan `incumbent` ([`lns`], as in
+    /// [`Driver::improve`]) toward the bound, until [`SHORTEN_FIRST_SHARE`] of the time
+    /// limit; `incumbent` becomes the shorter plan. Whether it did shorten it (a plan at
+    /// the bound is then the answer).
+    ///
+    /// Why before the SAT decisions: on the open rows of `docs/mapf.md` the optimum
+    /// was the bound wherever it is known, planning at the bound fails, and the core of
+    /// the SAT decision grows to tens of agents that SAT places in seconds each
+    /// (empty-32-32 even-1 with 500 agents at T = 57: 32 agents, 677 000 variables, 7 s;
+    /// then 48, 969 000, 22 s) without an end in the time limit, where the
+    /// neighbourhood search reached the bound (random-32-32-10 random-1 with 400 agents:
+    /// 67 to 53 in 4.8 s; maze-32-32-4 random-1 with 100: 109 to 92 in 21 s).
+    fn shorten_first(
+        &mut self,
+        instance: &Instance<'_>,
+        lower_bound: u32,
+        incumbent: &mut Option<Found>,
+    ) -> bool {
+        let Stopwatch::Wall(Some(limit)) = self.stopwatch else {
+            return false;
+        };
+        let Some(plan) = incumbent.as_ref().and_then(|best| best.plan.as_ref()) else {
+            return false;
+        };
+        let clock = Instant::now();
+        let end = self.end(limit).min(limit.mul_f64(SHORTEN_FIRST_SHARE));
+        let started = self.started;
+        let mut search = lns::Lns::from_paths(
+            instance,
+            paths_of(self.agents.starts, plan),
+            0,
+            SHORTEN_SEED,
+        );
+        let from = search.makespan();
+        let mut steps = 0u64;
+        search.shorten_until(lower_bound, &mut || {
+            let stopped = started.elapsed() > end;
+            steps += u64::from(!stopped);
+            stopped
+        });
+        let makespan = search.makespan();
+        (self.trace)(&Event::Shortened {
+            makespan,
+            from,
+            steps,
+            lacam_best: None,
+            seconds: clock.elapsed().as_secs_f64(),
+        });
+        if makespan >= from {
+            return false;
+        }
+        *incumbent = Some(self.found(makespan, &search.into_paths()));
+        true
     }
 
     /// The memory left for one horizon's method: the budget less the distances (again for
