@@ -715,6 +715,10 @@ const FIRST_PLAN_MEMORY_SHARE: u64 = 4;
 /// so within the first half of the limit.
 const PROOF_SHARE: f64 = 0.5;
 
+/// The share of the time limit by which [`Driver::shorten_first`] stops. Measured on
+/// the open rows of `docs/mapf.md` (`--time-limit 60`): see there.
+const SHORTEN_FIRST_SHARE: f64 = 0.3;
+
 /// The seed of LaCAM*'s tie breaks (fixed: the same run gives the same plan).
 const FIRST_PLAN_SEED: u64 = 17;
 
@@ -1029,7 +1033,7 @@ impl<'a, 't> Driver<'a, 't> {
             (self.trace)(&Event::NeverSolvable);
             return Ok(Answer::proven(Found::NEVER));
         }
-        let incumbent = match self.first_plans(&instance, lower_bound) {
+        let mut incumbent = match self.first_plans(&instance, lower_bound) {
             FirstPlans::Optimal(found) => return Ok(Answer::proven(found)),
             FirstPlans::Best(found) => Some(found),
             FirstPlans::None => None,
@@ -1042,7 +1046,7 @@ impl<'a, 't> Driver<'a, 't> {
             &instance,
             horizons,
             lower_bound,
-            incumbent.as_ref(),
+            &mut incumbent,
             &mut proven_below,
         );
         let stopped = match proof {
@@ -1228,13 +1232,15 @@ impl<'a, 't> Driver<'a, 't> {
 
     /// Horizons from `lower_bound` up, as the module documentation says, until one has a
     /// plan; `proven_below` follows the horizon (no plan is shorter). A horizon that
-    /// reaches the makespan of `incumbent` proves it optimal.
+    /// reaches the makespan of `incumbent` proves it optimal. When planning fails at the
+    /// lower bound, [`Driver::shorten_first`] shortens `incumbent` before the SAT
+    /// decisions.
     fn horizons(
         &mut self,
         instance: &Instance<'_>,
         horizons: Horizons,
         lower_bound: u32,
-        incumbent: Option<&Found>,
+        incumbent: &mut Option<Found>,
         proven_below: &mut u32,
     ) -> Result<Proof, Unanswered> {
         let joint_allowed = instance.starts.len() <= MAX_GHOSTS as usize;
@@ -1245,7 +1251,10 @@ impl<'a, 't> Driver<'a, 't> {
         let mut tried_cores: Vec<Vec<usize>> = Vec::new();
         loop {
             *proven_below = horizon;
-            if let Some(best) = incumbent.filter(|best| best.steps.is_some_and(|m| m <= horizon)) {
+            if let Some(best) = incumbent
+                .as_ref()
+                .filter(|best| best.steps.is_some_and(|m| m <= horizon))
+            {
                 return Ok(Proof::Found(best.clone()));
             }
             self.check_time()?;
@@ -1257,6 +1266,14 @@ impl<'a, 't> Driver<'a, 't> {
                     return Ok(Proof::Found(self.found(horizon, &paths)));
                 }
                 self.check_time()?;
+                if horizon == lower_bound
+                    && self.shorten_first(instance, lower_bound, incumbent)
+                    && let Some(best) = incumbent
+                        .as_ref()
+                        .filter(|best| best.steps.is_some_and(|m| m <= horizon))
+                {
+                    return Ok(Proof::Found(best.clone()));
+                }
             }
             let outcome = match horizons {
                 Horizons::PlanThenCore => {
@@ -1272,6 +1289,61 @@ impl<'a, 't> Driver<'a, 't> {
                 Horizon::Never => return Ok(Proof::Found(Found::NEVER)),
             }
         }
+    }
+
+    /// Step, with a time limit, when planning fails at the lower bound `lower_bound`:
+    /// large neighbourhood search shortens the plan `incumbent` ([`lns`], as in
+    /// [`Driver::improve`]) toward the bound, until [`SHORTEN_FIRST_SHARE`] of the time
+    /// limit; `incumbent` becomes the shorter plan. Whether it did shorten it (a plan at
+    /// the bound is then the answer).
+    ///
+    /// Why before the SAT decisions: on the open rows of `docs/mapf.md` the optimum
+    /// was the bound wherever it is known, planning at the bound fails, and the core of
+    /// the SAT decision grows to tens of agents that SAT places in seconds each
+    /// (empty-32-32 even-1 with 500 agents at T = 57: 32 agents, 677 000 variables, 7 s;
+    /// then 48, 969 000, 22 s) without an end in the time limit, where the
+    /// neighbourhood search reached the bound (random-32-32-10 random-1 with 400 agents:
+    /// 67 to 53 in 4.8 s; maze-32-32-4 random-1 with 100: 109 to 92 in 21 s).
+    fn shorten_first(
+        &mut self,
+        instance: &Instance<'_>,
+        lower_bound: u32,
+        incumbent: &mut Option<Found>,
+    ) -> bool {
+        let Stopwatch::Wall(Some(limit)) = self.stopwatch else {
+            return false;
+        };
+        let Some(plan) = incumbent.as_ref().and_then(|best| best.plan.as_ref()) else {
+            return false;
+        };
+        let clock = Instant::now();
+        let end = self.end(limit).min(limit.mul_f64(SHORTEN_FIRST_SHARE));
+        let started = self.started;
+        let mut search = lns::Lns::from_paths(
+            instance,
+            paths_of(self.agents.starts, plan),
+            0,
+            SHORTEN_SEED,
+        );
+        let from = search.makespan();
+        let mut steps = 0u64;
+        search.shorten_until(lower_bound, &mut || {
+            let stopped = started.elapsed() > end;
+            steps += u64::from(!stopped);
+            stopped
+        });
+        let makespan = search.makespan();
+        (self.trace)(&Event::Shortened {
+            makespan,
+            from,
+            steps,
+            seconds: clock.elapsed().as_secs_f64(),
+        });
+        if makespan >= from {
+            return false;
+        }
+        *incumbent = Some(self.found(makespan, &search.into_paths()));
+        true
     }
 
     /// The memory left for one horizon's method: the budget less the distances (again for
