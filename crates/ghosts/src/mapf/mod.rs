@@ -44,6 +44,7 @@ use grid_core::limits::MIB;
 use grid_core::{CellId, Grid};
 
 use crate::dataset::{Dataset, MAX_GHOSTS, Want};
+use crate::moves::Options;
 use crate::search::{self, Found};
 use dist_table::DistTable;
 
@@ -320,14 +321,17 @@ pub enum Event {
         seconds: f64,
     },
     /// The best plan's makespan shortened by large neighbourhood search
-    /// (`mapf/lns.rs`), after the proof stopped.
+    /// (`mapf/lns.rs`) and LaCAM*'s anytime search in turns, after the proof stopped.
     Shortened {
         /// Its makespan now.
         makespan: u32,
         /// Its makespan before.
         from: u32,
-        /// Steps of the search made.
+        /// Steps of the neighbourhood search made.
         steps: u64,
+        /// The makespan of LaCAM*'s best plan at its last turn (`None`: it had none, or
+        /// no turn, as before the SAT decisions).
+        lacam_best: Option<u32>,
         /// Wall seconds it took.
         seconds: f64,
     },
@@ -450,12 +454,20 @@ impl std::fmt::Display for Event {
                 makespan,
                 from,
                 steps,
+                lacam_best,
                 seconds,
-            } => write!(
-                f,
-                "a shorter plan by neighbourhood search: {makespan}, from {from} by {steps} \
-                 steps ({seconds:.3} s)"
-            ),
+            } => match lacam_best {
+                Some(lacam_best) => write!(
+                    f,
+                    "a shorter plan by neighbourhood search and lacam*: {makespan}, from \
+                     {from} by {steps} steps (lacam*'s best: {lacam_best}) ({seconds:.3} s)"
+                ),
+                None => write!(
+                    f,
+                    "a shorter plan by neighbourhood search: {makespan}, from {from} by \
+                     {steps} steps ({seconds:.3} s)"
+                ),
+            },
             Event::Sat {
                 horizon,
                 found,
@@ -579,7 +591,11 @@ fn soc_driven(
         let Some(lower_bound) = instance.lower_bound() else {
             return Ok(None);
         };
-        let first_plans = driver.first_plans(&instance, lower_bound);
+        let options = Options::new(grid);
+        let dist = DistTable::known(grid, instance.all_distances());
+        let mut search = lacam::Search::new(grid, &options, starts, goals, dist, FIRST_PLAN_SEED);
+        let first_plans = driver.first_plans(&mut search, lower_bound);
+        drop(search);
         drop(instance);
         match first_plans {
             FirstPlans::Optimal(Found { steps: None, .. }) => return Ok(None),
@@ -733,6 +749,22 @@ const SMALL_CORE_VARIABLES: u64 = 150_000;
 
 /// The seed of LaCAM*'s tie breaks (fixed: the same run gives the same plan).
 const FIRST_PLAN_SEED: u64 = 17;
+
+/// The share of the time left after the proof that prioritized planning may take to
+/// find shorter plans ([`Driver::improve`]): a failing probe can take tens of seconds
+/// (lt_gallowstemplar_n `random-1` with 1000 agents: 37 s at T = 398, measured at
+/// `5eaded2`), which the neighbourhood search and LaCAM* use better.
+const PROBE_SHARE: f64 = 0.25;
+
+/// The neighbourhood search and LaCAM*'s anytime search take turns of this long to
+/// shorten the best plan ([`Driver::improve`]).
+const IMPROVE_TURN: Duration = Duration::from_millis(500);
+
+/// The turns of a method in [`Driver::improve`] keep their length for this many turns in
+/// a row that do not shorten its plan (LaCAM* shortens in bursts: on maze-128-128-1
+/// `random-1` with 500 agents, halving its turn after each such turn ended at 2288
+/// instead of 1902).
+const FRUITLESS_TURNS_KEPT: u32 = 4;
 
 /// The seed of the neighbourhoods that shorten the makespan ([`Driver::improve`]).
 const SHORTEN_SEED: u64 = 23;
@@ -1045,7 +1077,11 @@ impl<'a, 't> Driver<'a, 't> {
             (self.trace)(&Event::NeverSolvable);
             return Ok(Answer::proven(Found::NEVER));
         }
-        let mut incumbent = match self.first_plans(&instance, lower_bound) {
+        let options = Options::new(grid);
+        let dist = DistTable::known(grid, instance.all_distances());
+        // Kept through the proof: the improve phase resumes it.
+        let mut search = lacam::Search::new(grid, &options, starts, goals, dist, FIRST_PLAN_SEED);
+        let mut incumbent = match self.first_plans(&mut search, lower_bound) {
             FirstPlans::Optimal(found) => return Ok(Answer::proven(found)),
             FirstPlans::Best(found) => Some(found),
             FirstPlans::None => None,
@@ -1056,6 +1092,7 @@ impl<'a, 't> Driver<'a, 't> {
         let mut proven_below = lower_bound;
         let proof = self.horizons(
             &instance,
+            search.bytes(),
             horizons,
             lower_bound,
             &mut incumbent,
@@ -1064,6 +1101,7 @@ impl<'a, 't> Driver<'a, 't> {
         let stopped = match proof {
             Err(stopped @ (Unanswered::Time { .. } | Unanswered::OverBudget { .. })) => stopped,
             Ok(Proof::Exhaustive) => {
+                drop(search);
                 drop(instance);
                 return self.joint_search().map(Answer::proven);
             }
@@ -1071,7 +1109,7 @@ impl<'a, 't> Driver<'a, 't> {
             Err(e) => return Err(e),
         };
         self.proof_end = None;
-        let best = self.improve(&instance, proven_below, incumbent);
+        let best = self.improve(&instance, &mut search, proven_below, incumbent);
         let Some(best) = best else {
             return Err(stopped);
         };
@@ -1177,13 +1215,7 @@ impl<'a, 't> Driver<'a, 't> {
     /// to a plan of the lower bound takes 3111 nodes and about 3 s, where planning at the
     /// bound fails for 25 s. Nothing without a time limit: every answer is then a proof,
     /// as before there were first plans.
-    fn first_plans(&mut self, instance: &Instance<'_>, lower_bound: u32) -> FirstPlans {
-        let Agents {
-            grid,
-            starts,
-            goals,
-            ..
-        } = self.agents;
+    fn first_plans(&mut self, search: &mut lacam::Search<'_>, lower_bound: u32) -> FirstPlans {
         let clock = Instant::now();
         let mut expansions = 0u64;
         let mut stop = |progress: lacam::Progress| match self.stopwatch {
@@ -1209,10 +1241,8 @@ impl<'a, 't> Driver<'a, 't> {
             memory_bytes: self.limits.budget_mib.saturating_mul(MIB) / FIRST_PLAN_MEMORY_SHARE,
             stop: &mut stop,
             enough: lower_bound,
-            seed: FIRST_PLAN_SEED,
         };
-        let dist = DistTable::known(grid, instance.all_distances());
-        let outcome = lacam::plan(grid, starts, goals, dist, &mut budget);
+        let outcome = search.run(&mut budget);
         let exhausted = outcome.end == lacam::End::Exhausted;
         (self.trace)(&Event::FirstPlan {
             steps: outcome.makespan(),
@@ -1227,19 +1257,25 @@ impl<'a, 't> Driver<'a, 't> {
                 FirstPlans::None
             };
         };
-        let configurations = outcome.configurations.unwrap_or_default();
-        let found = Found {
-            steps: Some(steps),
-            plan: self
-                .keeps_plans()
-                .then(|| configurations.into_iter().skip(1).collect()),
-            expanded: 0,
-        };
+        let found = self.lacam_found(outcome).unwrap_or(Found::NEVER);
         if exhausted || steps <= lower_bound {
             FirstPlans::Optimal(found)
         } else {
             FirstPlans::Best(found)
         }
+    }
+
+    /// LaCAM*'s plan of `outcome`, if any.
+    fn lacam_found(&self, outcome: lacam::Outcome) -> Option<Found> {
+        let steps = outcome.makespan()?;
+        let configurations = outcome.configurations?;
+        Some(Found {
+            steps: Some(steps),
+            plan: self
+                .keeps_plans()
+                .then(|| configurations.into_iter().skip(1).collect()),
+            expanded: 0,
+        })
     }
 
     /// Horizons from `lower_bound` up, as the module documentation says, until one has a
@@ -1250,15 +1286,19 @@ impl<'a, 't> Driver<'a, 't> {
     fn horizons(
         &mut self,
         instance: &Instance<'_>,
+        held_bytes: u64,
         horizons: Horizons,
         lower_bound: u32,
         incumbent: &mut Option<Found>,
         proven_below: &mut u32,
     ) -> Result<Proof, Unanswered> {
         let joint_allowed = instance.starts.len() <= MAX_GHOSTS as usize;
-        let room = self.room(
-            (instance.starts.len() as u64).saturating_mul(instance.grid.cell_count() as u64 * 4),
-        );
+        let room = self
+            .room(
+                (instance.starts.len() as u64)
+                    .saturating_mul(instance.grid.cell_count() as u64 * 4),
+            )
+            .saturating_sub(held_bytes);
         let mut horizon = lower_bound;
         let mut tried_cores: Vec<Vec<usize>> = Vec::new();
         loop {
@@ -1383,6 +1423,7 @@ impl<'a, 't> Driver<'a, 't> {
             makespan,
             from,
             steps,
+            lacam_best: None,
             seconds: clock.elapsed().as_secs_f64(),
         });
         if makespan >= from {
@@ -1483,68 +1524,64 @@ impl<'a, 't> Driver<'a, 't> {
     }
 
     /// Step, when the proof stopped over the memory budget or at its end ([`PROOF_SHARE`]
-    /// of the time limit), and a time limit leaves time: without a plan, LaCAM* (on the
-    /// distances of `instance`) searches for one until its first or the limit (planning
-    /// failed at the proven bound `lower` already, and a longer horizon rarely frees what
-    /// blocked it: on orz900d `even-1` with 1000 agents a probe 25 % longer failed for 27
-    /// s, LaCAM* plans 3110, the bound, in 3 s). Then shorter plans than the best by
-    /// prioritized planning at horizons between `lower`, where planning failed, and the
-    /// best makespan, halving the gap each time; then large neighbourhood search shortens
-    /// it for what is left of the limit (the agents home last and those in their way
-    /// planned anew to be home one step sooner, `mapf/lns.rs`). Without a limit, `best`
-    /// as it is: every answer is then a proof or an error.
+    /// of the time limit), and a time limit leaves time: without a plan, LaCAM*
+    /// (`search`, resumed where its first plans stopped) searches for one until its first
+    /// or the limit (planning failed at the proven bound `lower` already, and a longer
+    /// horizon rarely frees what blocked it: on orz900d `even-1` with 1000 agents a probe
+    /// 25 % longer failed for 27 s, LaCAM* plans 3110, the bound, in 3 s). Then, within
+    /// [`PROBE_SHARE`] of the time left, shorter plans than the best by prioritized
+    /// planning: one step shorter first (no more probes when that fails), then at
+    /// horizons between `lower`, where planning failed, and the best makespan, halving
+    /// the gap each time. Then, for what is left of the limit, in
+    /// turns of [`IMPROVE_TURN`]: large neighbourhood search shortens the best plan (the
+    /// agents home last and those in their way planned anew to be home one step sooner,
+    /// `mapf/lns.rs`), and LaCAM* goes on with its anytime search (its turn shorter
+    /// while it finds nothing shorter); when LaCAM*'s plan is the shorter, the
+    /// neighbourhood search goes on from it. Each wins somewhere
+    /// (measured at `5eaded2`, 60 s: on maze-128-128-1 `random-1` with 500 agents the
+    /// neighbourhood search alone shortened 3950 to 3834 where LaCAM* alone reached 2264;
+    /// on room-64-64-16 `random-1` with 1000 it gave 557 where LaCAM* gave 593). Without
+    /// a limit, `best` as it is: every answer is then a proof or an error.
     fn improve(
         &mut self,
         instance: &Instance<'_>,
+        search: &mut lacam::Search<'_>,
         lower: u32,
         best: Option<Found>,
     ) -> Option<Found> {
-        if !matches!(self.stopwatch, Stopwatch::Wall(Some(_))) {
+        let Stopwatch::Wall(Some(limit)) = self.stopwatch else {
             return best;
-        }
-        let Agents {
-            grid,
-            starts,
-            goals,
-            ..
-        } = self.agents;
+        };
+        let Agents { grid, starts, .. } = self.agents;
         let k = starts.len();
         let mut stop = self.wall_stop();
+        let memory_bytes = self.limits.budget_mib.saturating_mul(MIB) / FIRST_PLAN_MEMORY_SHARE;
         let mut best = match best {
             Some(best) => best,
             None => {
                 let clock = Instant::now();
                 let mut budget = lacam::Budget {
-                    memory_bytes: self.limits.budget_mib.saturating_mul(MIB)
-                        / FIRST_PLAN_MEMORY_SHARE,
+                    memory_bytes,
                     stop: &mut |progress: lacam::Progress| stop() || progress.best.is_some(),
                     enough: lower,
-                    seed: FIRST_PLAN_SEED + 1,
                 };
-                let dist = DistTable::known(grid, instance.all_distances());
-                let outcome = lacam::plan(grid, starts, goals, dist, &mut budget);
+                let outcome = search.run(&mut budget);
                 (self.trace)(&Event::FirstPlan {
                     steps: outcome.makespan(),
                     exhausted: outcome.end == lacam::End::Exhausted,
                     nodes: outcome.nodes,
                     seconds: clock.elapsed().as_secs_f64(),
                 });
-                let (Some(steps), Some(configurations)) =
-                    (outcome.makespan(), outcome.configurations)
-                else {
-                    return None;
-                };
-                Found {
-                    steps: Some(steps),
-                    plan: self
-                        .keeps_plans()
-                        .then(|| configurations.into_iter().skip(1).collect()),
-                    expanded: 0,
-                }
+                self.lacam_found(outcome)?
             }
         };
         let room = self.room((k as u64).saturating_mul(grid.cell_count() as u64 * 4));
-        let mut failed = lower;
+        let probes_end = {
+            let left = limit.saturating_sub(self.started.elapsed());
+            Instant::now() + left.mul_f64(PROBE_SHARE)
+        };
+        let mut probes_stop = || stop() || Instant::now() > probes_end;
+        let (mut failed, mut shortened) = (lower, false);
         loop {
             let Some(steps) = best.steps else {
                 return Some(best);
@@ -1552,17 +1589,25 @@ impl<'a, 't> Driver<'a, 't> {
             if steps <= failed.saturating_add(1) {
                 break;
             }
-            let horizon = failed + (steps - failed) / 2;
-            if stop() || constructive::memory_need(grid, horizon, k) > room {
+            // One step shorter first: where planning cannot do that, it does no better
+            // lower down either, and each failure costs up to a few seconds (room-64-64-16
+            // `random-1` with 1000 agents: ten failed probes from 397 to 602, 14 s).
+            let horizon = if shortened {
+                failed + (steps - failed) / 2
+            } else {
+                steps - 1
+            };
+            if probes_stop() || constructive::memory_need(grid, horizon, k) > room {
                 break;
             }
             let clock = Instant::now();
+            let give_up = self.wall_deadline().map(|end| end.min(probes_end));
             let paths = constructive::plan_at_until(
                 instance,
                 horizon,
                 PLANNING_ATTEMPTS,
-                &mut stop,
-                self.wall_deadline(),
+                &mut probes_stop,
+                give_up,
             );
             (self.trace)(&Event::Improving {
                 horizon,
@@ -1570,34 +1615,89 @@ impl<'a, 't> Driver<'a, 't> {
                 seconds: clock.elapsed().as_secs_f64(),
             });
             match paths {
-                Some(paths) => best = self.found(horizon, &paths),
-                None => failed = horizon,
+                Some(paths) => {
+                    shortened = true;
+                    best = self.found(horizon, &paths);
+                }
+                None if shortened => failed = horizon,
+                None => break,
             }
-        }
-        if stop() {
-            return Some(best);
         }
         let Some(plan) = best.plan.as_ref() else {
             return Some(best);
         };
-        // A plan to shorten: the neighbourhood search gets the rest of the time.
+        if stop() {
+            return Some(best);
+        }
         let clock = Instant::now();
-        let mut search = lns::Lns::from_paths(instance, paths_of(starts, plan), 0, SHORTEN_SEED);
-        let from = search.makespan();
-        let mut steps = 0u64;
-        search.shorten_until(lower, &mut || {
-            let stopped = stop();
-            steps += u64::from(!stopped);
-            stopped
-        });
-        let makespan = search.makespan();
+        let mut lns = lns::Lns::from_paths(instance, paths_of(starts, plan), 0, SHORTEN_SEED);
+        let from = lns.makespan();
+        let (mut steps, mut lacam_best, mut lacam_open) = (0u64, None, true);
+        // Turns in a row that did not shorten the plan of the neighbourhood search and of
+        // LaCAM*: after a few, each next turn of that method is half as long, down to a
+        // sixteenth (room-64-64-16 `random-1` with 1000 agents: LaCAM* has no shorter
+        // plan than its first in 25 s; maze-128-128-1 `random-1` with 500: the
+        // neighbourhood search shortens 3950 by 116 in 55 s, LaCAM* reaches 2136).
+        let (mut lns_fruitless, mut lacam_fruitless) = (0u32, 0u32);
+        let turn = |fruitless: u32| {
+            IMPROVE_TURN / (1 << fruitless.saturating_sub(FRUITLESS_TURNS_KEPT).min(4))
+        };
+        while lns.makespan() > lower && !stop() {
+            let turn_end = Instant::now() + turn(lns_fruitless);
+            let before = lns.makespan();
+            lns.shorten_until(lower, &mut || {
+                let stopped = stop() || Instant::now() > turn_end;
+                steps += u64::from(!stopped);
+                stopped
+            });
+            if lns.makespan() < before {
+                lns_fruitless = 0;
+            } else {
+                lns_fruitless += 1;
+            }
+            if !lacam_open || stop() {
+                continue;
+            }
+            let turn_end = Instant::now() + turn(lacam_fruitless);
+            let mut budget = lacam::Budget {
+                memory_bytes,
+                stop: &mut |_: lacam::Progress| stop() || Instant::now() > turn_end,
+                enough: lower,
+            };
+            let outcome = search.run(&mut budget);
+            lacam_open = matches!(outcome.end, lacam::End::Stopped);
+            let makespan = outcome.makespan();
+            if makespan.is_some_and(|m| lacam_best.is_none_or(|b| m < b)) {
+                lacam_fruitless = 0;
+            } else {
+                lacam_fruitless += 1;
+            }
+            let Some(makespan) = makespan else {
+                continue;
+            };
+            lacam_best = Some(makespan);
+            if makespan < lns.makespan() {
+                let Some(configurations) = outcome.configurations else {
+                    continue;
+                };
+                lns = lns::Lns::from_paths(
+                    instance,
+                    paths_of(starts, &configurations[1..]),
+                    0,
+                    SHORTEN_SEED,
+                );
+                lns_fruitless = 0;
+            }
+        }
+        let makespan = lns.makespan();
         (self.trace)(&Event::Shortened {
             makespan,
             from,
             steps,
+            lacam_best,
             seconds: clock.elapsed().as_secs_f64(),
         });
-        Some(self.found(makespan, &search.into_paths()))
+        Some(self.found(makespan, &lns.into_paths()))
     }
 
     /// Step: the SAT decision at `horizon` on a growing core of agents; when a small core
