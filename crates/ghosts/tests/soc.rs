@@ -234,6 +234,26 @@ fn a_tree_the_up_front_test_calls_unsolvable_is_solved() {
     }
 }
 
+/// A tiny instance of 2 to 5 agents on at most 16 cells (few enough placements for the
+/// exhaustive search) that has a plan, with its optimum's extra steps over the sum of the
+/// agents' distances; `None` when the draw is too large or has no plan.
+fn tiny_with_optimum(rng: &mut SplitMix64) -> Option<(Dataset, u32)> {
+    let agents = 2 + rng.below(4);
+    let width = 2 + rng.below(3);
+    let height = 2 + rng.below(3);
+    let walls = [0, 10, 25][rng.below(3)];
+    let dataset = random_instance(rng, width, height, agents, walls, |cells| {
+        let placements: usize = (0..agents).map(|i| cells.saturating_sub(i)).product();
+        cells <= 16 && placements <= 40_000
+    })?;
+    let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
+    let optimum = reference_soc(grid, starts, goals)?;
+    let distances: u64 = (0..agents)
+        .map(|a| u64::from(grid.distances(goals[a], None)[starts[a].index()]))
+        .sum();
+    Some((dataset, u32::try_from(optimum - distances).unwrap()))
+}
+
 /// The two lower bounds against the exhaustive search on tiny maps: each pair's extra
 /// steps of the pairwise bound are the two agents' own optimum (the reference on the two
 /// alone), the vertex cover never passes the optimum's extra steps, and the core-guided
@@ -249,23 +269,12 @@ fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
     let mut rng = SplitMix64::new(1719);
     let (mut compared, mut pairs_above, mut bound_above) = (0, 0, 0);
     while compared < 400 {
-        let agents = 2 + rng.below(4);
-        let width = 2 + rng.below(3);
-        let height = 2 + rng.below(3);
-        let walls = [0, 10, 25][rng.below(3)];
-        let Some(dataset) = random_instance(&mut rng, width, height, agents, walls, |cells| {
-            let placements: usize = (0..agents).map(|i| cells.saturating_sub(i)).product();
-            cells <= 16 && placements <= 40_000
-        }) else {
+        let Some((dataset, gap)) = tiny_with_optimum(&mut rng) else {
             continue;
         };
         let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
-        let Some(optimum) = reference_soc(grid, starts, goals) else {
-            continue;
-        };
+        let agents = starts.len();
         let distance = |a: usize| u64::from(grid.distances(goals[a], None)[starts[a].index()]);
-        let gap = optimum - (0..agents).map(distance).sum::<u64>();
-        let gap = u32::try_from(gap).unwrap();
         let instance = Instance::new(grid, starts, goals);
         let context = || draw(&dataset);
         let bound = pairwise_bound(
@@ -318,23 +327,11 @@ fn cores_replayed_in_a_wider_session_keep_the_bound_exact() {
     let mut rng = SplitMix64::new(1723);
     let (mut compared, mut replayed_narrow, mut replayed_halves) = (0, 0, 0);
     while compared < 150 {
-        let agents = 2 + rng.below(4);
-        let width = 2 + rng.below(3);
-        let height = 2 + rng.below(3);
-        let walls = [0, 10, 25][rng.below(3)];
-        let Some(dataset) = random_instance(&mut rng, width, height, agents, walls, |cells| {
-            let placements: usize = (0..agents).map(|i| cells.saturating_sub(i)).product();
-            cells <= 16 && placements <= 40_000
-        }) else {
+        let Some((dataset, gap)) = tiny_with_optimum(&mut rng) else {
             continue;
         };
         let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
-        let Some(optimum) = reference_soc(grid, starts, goals) else {
-            continue;
-        };
-        let distance = |a: usize| u64::from(grid.distances(goals[a], None)[starts[a].index()]);
-        let gap = optimum - (0..agents).map(distance).sum::<u64>();
-        let gap = u32::try_from(gap).unwrap();
+        let agents = starts.len();
         if gap == 0 {
             // Nothing to prove beyond the distances.
             continue;
