@@ -586,6 +586,14 @@ mod tests {
         })
     }
 
+    /// The optimal makespan by the exact solver (`None`: unsolvable), to check against.
+    fn exact_makespan(grid: &Grid, starts: &[CellId], goals: &[CellId]) -> Option<u32> {
+        let want = crate::dataset::Want::Steps;
+        mapf::solve(grid, starts, goals, want, 256, Method::Auto)
+            .unwrap()
+            .steps
+    }
+
     /// On thousands of small random instances, sparse and dense: every plan is legal and
     /// no shorter than the optimum; an exhausted search gives the optimum, or no plan
     /// exactly when none exists; an unsolvable instance never gets a plan.
@@ -597,16 +605,7 @@ mod tests {
             let Some((grid, starts, goals)) = random_instance(&mut rng, case % 3 == 0) else {
                 continue;
             };
-            let exact = mapf::solve(
-                &grid,
-                &starts,
-                &goals,
-                crate::dataset::Want::Steps,
-                256,
-                Method::Auto,
-            )
-            .unwrap()
-            .steps;
+            let exact = exact_makespan(&grid, &starts, &goals);
             let outcome = run(&grid, &starts, &goals, 5_000, 0);
             let context = format!(
                 "case {case}: {grid:?} {starts:?} -> {goals:?}, exact {exact:?}, {outcome:?}"
@@ -661,16 +660,7 @@ mod tests {
             let Some((grid, starts, goals)) = random_instance(&mut rng, case % 3 == 0) else {
                 continue;
             };
-            let exact = mapf::solve(
-                &grid,
-                &starts,
-                &goals,
-                crate::dataset::Want::Steps,
-                256,
-                Method::Auto,
-            )
-            .unwrap()
-            .steps;
+            let exact = exact_makespan(&grid, &starts, &goals);
             let options = Options::new(&grid);
             let mut search = Search::new(
                 &grid,
