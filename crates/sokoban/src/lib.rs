@@ -61,7 +61,7 @@ pub use grid_core::ParseError;
 pub use parse::{Collection, DEFAULT_MAX_CELLS, Level, LevelError, MAX_FLOOR, MAX_SIDE, MAX_TITLE};
 pub use range::{LevelRange, LevelRangeError};
 pub use run::{RunOptions, run};
-pub use solution::{Interrupt, Metric, Options, Solution, SolveError};
+pub use solution::{Bounds, Interrupt, Metric, Options, Solution, SolveError};
 pub use verify::{Counts, VerifyError, verify};
 
 /// A solution of `level` for `options.metric`: proven optimal on both keys when

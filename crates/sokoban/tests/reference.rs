@@ -16,7 +16,7 @@ use sokoban::internals::{
     GroupDeadlocks, Pruning, PushProof, Stats, fewest_pushes, pushes_bounds, solve_counting,
     solve_counting_by,
 };
-use sokoban::{Collection, Level, Metric, Options, generate, verify};
+use sokoban::{Bounds, Collection, Level, Metric, Options, generate, verify};
 
 /// Fewest (pushes, moves) for the metric's order of keys, or `None` when unsolvable.
 fn reference(level: &Level, metric: Metric) -> Option<(u32, u32)> {
@@ -330,6 +330,17 @@ fn sides_the_player_reaches_keep_both_optima() {
             total += 1;
             solved += usize::from(is_solved);
             refined += stats.refined;
+            // The switch off: the matching on the best sides alone, the same answer.
+            let without = Options {
+                metric,
+                bounds: Bounds {
+                    player_sides: false,
+                },
+                ..Options::default()
+            };
+            let (answer, stats) = solve_counting(&level, &without);
+            assert_eq!(replayed(&level, answer), reference(&level, metric));
+            assert_eq!(stats.refined, 0);
         }
         // The start, a random state: the bound with the player's sides at most the
         // reference's fewest pushes (or none when the reference finds no solution).

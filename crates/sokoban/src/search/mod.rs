@@ -141,7 +141,7 @@ pub fn solve_counting_by(
     proof: PushProof,
 ) -> (Result<Option<Solution>, SolveError>, Stats) {
     let deadline = options.time_limit.map(|t| Instant::now() + t);
-    let Some((board, pairs)) = tables_unless_dead(level) else {
+    let Some((board, pairs)) = tables_unless_dead(level, options) else {
         return (Ok(None), Stats::default());
     };
     let mut first_phase = PushStats::default();
@@ -231,7 +231,7 @@ pub fn fewest_pushes(
     pruning: Pruning,
 ) -> (Result<Option<u32>, SolveError>, PushStats) {
     let deadline = options.time_limit.map(|t| Instant::now() + t);
-    let Some((board, pairs)) = tables_unless_dead(level) else {
+    let Some((board, pairs)) = tables_unless_dead(level, options) else {
         return (Ok(None), PushStats::default());
     };
     let (outcome, stats) = push_optimum::push_optimum(
@@ -265,13 +265,17 @@ pub fn pushes_bounds(level: &Level, boxes: &[CellId], player: CellId) -> [Option
     [best, from].map(|b| (b != HOPELESS).then_some(b))
 }
 
-/// The walls' tables and the pair table of `level`, or `None` when the start is already
-/// dead: a box out of reach off its goal, a box on a dead square, a dead pair.
-fn tables_unless_dead(level: &Level) -> Option<(Board<'_>, GroupDeadlocks)> {
+/// The walls' tables (with the bounds `options` asks for) and the pair table of `level`,
+/// or `None` when the start is already dead: a box out of reach off its goal, a box on a
+/// dead square, a dead pair.
+fn tables_unless_dead<'a>(
+    level: &'a Level,
+    options: &Options,
+) -> Option<(Board<'a>, GroupDeadlocks)> {
     if level.stranded() {
         return None;
     }
-    let board = Board::new(level);
+    let board = Board::with_sides(level, options.bounds.player_sides);
     let boxes = level.boxes();
     if boxes.iter().any(|b| board.is_dead(b.index())) {
         return None;
