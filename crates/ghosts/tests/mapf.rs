@@ -408,8 +408,8 @@ fn replays(grid: &Grid, starts: &[CellId], goals: &[CellId], paths: &[Vec<u32>],
     }
 }
 
-/// Prioritized planning (the space-time A* over sparse reservations) on 200 tiny
-/// random instances with the plain BFS's optimum: every plan it gives at a horizon
+/// Prioritized planning (SIPP, then the breadth-first search; and that one alone) on 200
+/// tiny random instances with the plain BFS's optimum: every plan it gives at a horizon
 /// replays legally with that makespan, so none comes below the optimum; a plan at the
 /// lower bound happens only when the optimum is the bound; and the driver takes a
 /// planning answer as the optimum only at the first horizon not proved impossible.
@@ -440,7 +440,11 @@ fn prioritized_plans_replay_and_prove_only_at_a_proven_bound() {
         compared += 1;
         let top = optimum.unwrap_or(lower) + 3;
         for horizon in lower..=top {
-            if let Some(paths) = constructive::plan_at(&instance, horizon, 8) {
+            let layered = constructive::plan_at_layered(&instance, horizon, 8);
+            for paths in constructive::plan_at(&instance, horizon, 8)
+                .into_iter()
+                .chain(layered)
+            {
                 replays(grid, starts, goals, &paths, horizon);
                 let plan = constructive::to_placements(&paths, horizon);
                 assert_eq!(check_plan(&dataset, &plan), Ok(horizon as usize));
@@ -492,7 +496,7 @@ fn prioritized_plans_replay_and_prove_only_at_a_proven_bound() {
 #[test]
 fn prioritized_plans_of_many_agents_replay_legally() {
     let mut rng = SplitMix64::new(1902);
-    let (mut planned, mut around_planned, mut tried) = (0, 0, 0);
+    let (mut planned, mut around_planned, mut layered_planned, mut tried) = (0, 0, 0, 0);
     while tried < 300 {
         let (width, height) = (rng.between(6, 24), rng.between(6, 24));
         let wall_percent = [0, 10, 20, 30][rng.below(4)];
@@ -512,6 +516,15 @@ fn prioritized_plans_of_many_agents_replay_legally() {
         };
         tried += 1;
         let horizon = lower + rng.below(4) as u32;
+        // The breadth-first search alone (planning tries it only when SIPP fails), on a
+        // third of the instances (it is the slower one).
+        let layered = (tried % 3 == 0)
+            .then(|| constructive::plan_at_layered(&instance, horizon, 4))
+            .flatten();
+        if let Some(paths) = layered {
+            layered_planned += 1;
+            replays(&grid, &starts, &goals, &paths, horizon);
+        }
         let Some(paths) = constructive::plan_at(&instance, horizon, 4) else {
             continue;
         };
@@ -533,6 +546,10 @@ fn prioritized_plans_of_many_agents_replay_legally() {
         }
     }
     assert!(planned > 120, "planning found {planned} plans of 300");
+    assert!(
+        layered_planned > 40,
+        "the breadth-first search found {layered_planned} of 100"
+    );
     assert!(
         around_planned > planned / 2,
         "planning around half of a plan found {around_planned} of {planned}"

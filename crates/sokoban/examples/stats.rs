@@ -13,7 +13,7 @@ use std::io;
 use std::time::{Duration, Instant};
 
 use sokoban::internals::{Pruning, PushProof, fewest_pushes, solve_counting_by};
-use sokoban::{Collection, Metric, Options};
+use sokoban::{Bounds, Collection, Metric, Options};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -37,6 +37,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ..Options::default()
     };
     options.memory_mib = 4096;
+    // `SOKOBAN_BOUNDS`: `matching` (the matching on the best sides alone), `sides` (and
+    // the player's sides, no pairs), else every bound (`Bounds`).
+    match std::env::var("SOKOBAN_BOUNDS").as_deref() {
+        Ok("matching") => {
+            options.bounds = Bounds {
+                player_sides: false,
+                pairs: false,
+            }
+        }
+        Ok("sides") => options.bounds.pairs = false,
+        _ => {}
+    }
     if let Some(seconds) = args.get(2) {
         options.time_limit = Some(Duration::from_secs_f64(seconds.parse()?));
     }

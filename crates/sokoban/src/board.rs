@@ -21,7 +21,6 @@ use crate::parse::Level;
 pub struct Board<'a> {
     grid: &'a Grid,
     goal: Vec<bool>,
-    #[allow(dead_code, reason = "kept for the solution finder of issue 16")]
     goal_count: usize,
     /// `[goal * cells + cell]`: fewest pushes of a lone box from `cell` to the goal, from the
     /// best side ([`UNREACHABLE`] when there is none).
@@ -188,11 +187,20 @@ fn lone_box_steps(grid: &Grid, goal: &[bool]) -> Vec<u16> {
 }
 
 impl<'a> Board<'a> {
-    /// The tables of `level`.
+    /// The tables of `level`, with the player's sides ([`Board::distance_from`]).
     ///
     /// # Complexity
     /// O(goals x cells).
     pub fn new(level: &'a Level) -> Self {
+        Board::with_sides(level, true)
+    }
+
+    /// The tables of `level`; without `player_sides`, [`Board::distance_from`] is
+    /// [`Board::distance`] (every side counted) and [`Board::cut_off`] always `false`.
+    ///
+    /// # Complexity
+    /// O(goals x cells).
+    pub fn with_sides(level: &'a Level, player_sides: bool) -> Self {
         let grid = level.grid();
         let n = grid.cell_count();
         let blocks = Blocks::new(grid);
@@ -203,7 +211,7 @@ impl<'a> Board<'a> {
         for &g in level.goals() {
             goal[g.index()] = true;
             let by_side = push_distances(grid, &blocks, g, &mut queue);
-            if all_sides.len() * 4 <= SIDES_MAX_BYTES {
+            if player_sides && all_sides.len() * 4 <= SIDES_MAX_BYTES {
                 all_sides.extend_from_slice(&by_side);
             }
             distance.extend((0..n).map(|c| {
@@ -227,7 +235,7 @@ impl<'a> Board<'a> {
         } else {
             Vec::new()
         };
-        let sides = if all_sides.len() == goal_count * n * 4 {
+        let sides = if player_sides && all_sides.len() == goal_count * n * 4 {
             Sides::new(grid, &blocks, all_sides)
         } else {
             Sides::default()
@@ -261,7 +269,6 @@ impl<'a> Board<'a> {
     }
 
     /// Number of goals.
-    #[allow(dead_code, reason = "kept for the solution finder of issue 16")]
     pub fn goal_count(&self) -> usize {
         self.goal_count
     }

@@ -86,6 +86,7 @@ fn main() -> ExitCode {
             memory_mib: cli.memory_mib,
             time_limit: cli.time_limit.0,
             interrupt: Some(interrupt.clone()),
+            ..sokoban::Options::default()
         },
         max_cells: cli.max_cells,
         levels: cli.level,

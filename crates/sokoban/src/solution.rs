@@ -35,6 +35,34 @@ pub struct Options {
     /// A flag that stops the search at its next look at the clock, as the time limit
     /// would but with [`SolveError::Interrupted`] (the binary's Ctrl-C); `None`: nobody.
     pub interrupt: Option<Interrupt>,
+    /// Which lower bounds the searches use beyond the matching on the best sides (all by
+    /// default; switched off to measure what one brings).
+    pub bounds: Bounds,
+}
+
+/// The lower bounds the exact search and the push optimum use on top of the matching of
+/// boxes to goals on lone-box push distances ([`Options::bounds`]). Each is admissible, so
+/// switching one off changes the work, never an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// A box on a square that cuts the floor (a corridor's, a door's) is pushed, in the
+    /// matching, only from the sides of it the player reaches (docs/sokoban.md, "The
+    /// player's side of a box"). Default `true`.
+    pub player_sides: bool,
+    /// The pattern database of box pairs (docs/sokoban.md, "Pairs of boxes"): the fewest
+    /// pushes of two boxes alone onto goals, added over disjoint pairs to the matching of
+    /// the other boxes. Default `true`.
+    pub pairs: bool,
+}
+
+impl Default for Bounds {
+    /// Every bound on.
+    fn default() -> Self {
+        Bounds {
+            player_sides: true,
+            pairs: true,
+        }
+    }
 }
 
 /// A flag one thread sets ([`Interrupt::interrupt`]) to stop the searches that other
@@ -88,6 +116,7 @@ impl Default for Options {
             memory_mib: DEFAULT_MEMORY_MIB,
             time_limit: None,
             interrupt: None,
+            bounds: Bounds::default(),
         }
     }
 }

@@ -26,11 +26,24 @@
 //! before it stays home for good, plus the one agent that stays on it from some time on:
 //! memory follows the paths, not map x horizon.
 //!
+//! Why a second search, the breadth-first one over every (cell, time) pair, on small
+//! maps: SIPP takes each agent home at the earliest time it can, and an agent parked on
+//! its goal early walls off the corridor it sits in. The breadth-first search that came
+//! before it (layers of time, each pair's parent the first one found, staying first)
+//! reaches its goal at T, the latest time, and waits before on the cells found first,
+//! near its start. On maze-32-32-4 `random-1` with 80 agents (bound 92), SIPP fails at 92
+//! in all of 256 priority orders tried, and so does the breadth-first search when its
+//! path is cut to reach home at the earliest time; the breadth-first path as it is plans
+//! at 92 in the first order (0.02 s). So when every order fails with SIPP and map x
+//! horizon is at most [`LAYERED_PAIRS`], the orders are tried again with the
+//! breadth-first search: O(T x C) per agent, cheap there, and its table is 4 bytes a pair.
+//!
 //! # Complexity
 //! Per agent O(N (log N + log R)) for the N states the search reaches (cells x their
 //! safe intervals, and at most [`SEARCH_NODES`]: past that the agent counts as having no
 //! way) and R reservations a cell; on open ground N is about the path's length. Memory:
 //! O(K x T) for the paths and reservations, O(C) per cell lists, O(N) for one search.
+//! The breadth-first search: O(T x C x log R) per agent, O(T x C) memory.
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
@@ -51,6 +64,11 @@ pub const SEARCH_NODES: usize = 1 << 20;
 /// has a time to give up at ([`Planner::give_up_at`]).
 const CLOCK_EVERY: u32 = 1024;
 
+/// The most (cell, time) pairs, (T + 1) x C, for which planning tries the breadth-first
+/// search of the module documentation when SIPP fails: its parent table is 4 bytes a
+/// pair (8 MiB here). The 92 instances of the sweep have at most 1.2 million.
+pub const LAYERED_PAIRS: u64 = 1 << 21;
+
 /// Bytes of one search state, at most: its record (12 bytes, in a vector up to twice as
 /// large), its index entry (16 bytes and a control byte, in a table up to 2.3 times as
 /// large as its entries) and its queue entries (16 bytes, in a vector up to twice as
@@ -68,6 +86,27 @@ pub fn plan_at(instance: &Instance<'_>, horizon: u32, attempts: usize) -> Option
     plan_at_until(instance, horizon, attempts, &mut || false, None)
 }
 
+/// [`plan_at`] with the breadth-first search of the module documentation alone (SIPP not
+/// tried first, and at any size): for the tests, which check its plans on their own.
+///
+/// # Complexity
+/// O(K x T x C x log R) per attempt.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
+pub fn plan_at_layered(
+    instance: &Instance<'_>,
+    horizon: u32,
+    attempts: usize,
+) -> Option<Vec<Vec<u32>>> {
+    plan_with(
+        instance,
+        horizon,
+        attempts,
+        &[Search::Layered],
+        &mut || false,
+        None,
+    )
+}
+
 /// [`plan_at`], giving up (`None`) when `stop` says so: it is asked before each agent's
 /// search (one search is at most [`SEARCH_NODES`] states), and each search gives up at
 /// `give_up` ([`Planner::give_up_at`]).
@@ -81,39 +120,75 @@ pub fn plan_at_until(
     stop: &mut dyn FnMut() -> bool,
     give_up: Option<Instant>,
 ) -> Option<Vec<Vec<u32>>> {
+    let searches: &[Search] = if layered_fits(instance.grid, horizon) {
+        &[Search::Sipp, Search::Layered]
+    } else {
+        &[Search::Sipp]
+    };
+    plan_with(instance, horizon, attempts, searches, stop, give_up)
+}
+
+/// [`plan_at_until`] with each of `searches` in turn, `attempts` orders each.
+fn plan_with(
+    instance: &Instance<'_>,
+    horizon: u32,
+    attempts: usize,
+    searches: &[Search],
+    stop: &mut dyn FnMut() -> bool,
+    give_up: Option<Instant>,
+) -> Option<Vec<Vec<u32>>> {
     let k = instance.starts.len();
     let mut order: Vec<usize> = (0..k).collect();
     order.sort_by_key(|&a| std::cmp::Reverse(instance.distance(a, instance.starts[a])));
     let mut planner = Planner::new(instance, horizon);
     planner.give_up_at(give_up);
-    let mut rng = Noise(0x5EED_0F91_A4C3_2D17);
-    for _ in 0..attempts.max(1) {
-        planner.clear();
-        let mut stopped = false;
-        let failed = order.iter().position(|&a| {
-            stopped = stop();
-            stopped || !planner.plan(a)
-        });
-        if stopped {
-            return None;
-        }
-        match failed {
-            None => return Some(planner.paths),
-            Some(rank) => {
-                // The agent that found no way goes first next time; the rest keep their
-                // order with a little noise, so attempts differ.
-                let stuck = order.remove(rank);
-                order.insert(0, stuck);
-                for i in 1..order.len() {
-                    if rng.next() % 5 == 0 {
-                        let j = 1 + (rng.next() % (order.len() as u64 - 1)) as usize;
-                        order.swap(i, j);
+    for &search in searches {
+        planner.search = search;
+        let mut order = order.clone();
+        let mut rng = Noise(0x5EED_0F91_A4C3_2D17);
+        for _ in 0..attempts.max(1) {
+            planner.clear();
+            let mut stopped = false;
+            let failed = order.iter().position(|&a| {
+                stopped = stop();
+                stopped || !planner.plan(a)
+            });
+            if stopped {
+                return None;
+            }
+            match failed {
+                None => return Some(planner.paths),
+                Some(rank) => {
+                    // The agent that found no way goes first next time; the rest keep
+                    // their order with a little noise, so attempts differ.
+                    let stuck = order.remove(rank);
+                    order.insert(0, stuck);
+                    for i in 1..order.len() {
+                        if rng.next() % 5 == 0 {
+                            let j = 1 + (rng.next() % (order.len() as u64 - 1)) as usize;
+                            order.swap(i, j);
+                        }
                     }
                 }
             }
         }
     }
     None
+}
+
+/// Whether planning at `horizon` on `grid` tries the breadth-first search after SIPP:
+/// (T + 1) x C at most [`LAYERED_PAIRS`].
+fn layered_fits(grid: &Grid, horizon: u32) -> bool {
+    (u64::from(horizon) + 1) * grid.cell_count() as u64 <= LAYERED_PAIRS
+}
+
+/// Which search plans one agent (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Search {
+    /// SIPP: home at the earliest time it can.
+    Sipp,
+    /// Breadth-first over (cell, time) pairs: home at T, waiting near its start.
+    Layered,
 }
 
 /// Plans at horizon `horizon` for the agents that `fixed` leaves without a path, around
@@ -377,7 +452,17 @@ pub(crate) struct Planner<'i, 'a> {
     paths: Vec<Vec<u32>>,
     /// When an agent's search under way gives up (as finding no way), if ever.
     give_up: Option<Instant>,
+    /// The search that plans each agent.
+    search: Search,
+    /// The breadth-first search's parent table, the cell at t - 1 of the path to each
+    /// pair (at t x C + cell; [`UNSEEN`] when not reached): allocated on its first use.
+    layered_parent: Vec<u32>,
+    /// The breadth-first search's entries of `layered_parent` set, to reset.
+    layered_touched: Vec<usize>,
 }
+
+/// Not reached in the breadth-first search.
+const UNSEEN: u32 = u32::MAX;
 
 impl<'i, 'a> Planner<'i, 'a> {
     /// No agent planned yet; every path will have `horizon + 1` cells.
@@ -394,6 +479,9 @@ impl<'i, 'a> Planner<'i, 'a> {
             intervals: Vec::new(),
             paths: vec![Vec::new(); instance.starts.len()],
             give_up: None,
+            search: Search::Sipp,
+            layered_parent: Vec::new(),
+            layered_touched: Vec::new(),
         }
     }
 
@@ -448,7 +536,95 @@ impl<'i, 'a> Planner<'i, 'a> {
     /// Plans agent `a` around the reservations and reserves its path; false when it has
     /// none (or its search passed [`SEARCH_NODES`]).
     fn plan(&mut self, a: usize) -> bool {
-        self.plan_by(a, self.horizon).is_some()
+        match self.search {
+            Search::Sipp => self.plan_by(a, self.horizon).is_some(),
+            Search::Layered => match self.search_layered(a) {
+                Some(path) => {
+                    self.reserve(a, path);
+                    true
+                }
+                None => false,
+            },
+        }
+    }
+
+    /// The breadth-first search of the module documentation for agent `a`: layers of
+    /// time, each pair's parent the first pair of the layer before that reaches it
+    /// (staying first), and the path back from the goal at T. `None` when the goal is
+    /// not reached at T, or at the give-up time.
+    ///
+    /// # Complexity
+    /// O(T x C x log R) time for R reservations a cell; the table of (T + 1) x C entries
+    /// is allocated on the first call and reset in O(pairs reached).
+    fn search_layered(&mut self, a: usize) -> Option<Vec<u32>> {
+        let cells = self.instance.grid.cell_count();
+        let t_max = self.horizon as usize;
+        let goal = self.instance.goals[a].index() as u32;
+        let start = self.instance.starts[a].index() as u32;
+        let dist = self.instance.distances(a);
+        let reservations = &self.reservations;
+        if reservations.agent_at(start, 0).is_some() || dist[start as usize] as usize > t_max {
+            return None;
+        }
+        if self.layered_parent.is_empty() {
+            self.layered_parent = vec![UNSEEN; (t_max + 1) * cells];
+        }
+        let parent = &mut self.layered_parent;
+        let touched = &mut self.layered_touched;
+        let mut layer = vec![start];
+        let mut next_layer = Vec::new();
+        parent[start as usize] = start;
+        touched.push(start as usize);
+        for t in 0..t_max {
+            if self
+                .give_up
+                .is_some_and(|give_up| t % 16 == 0 && Instant::now() >= give_up)
+            {
+                break;
+            }
+            next_layer.clear();
+            let row = (t + 1) * cells;
+            let next = t as u32 + 1;
+            for &v in &layer {
+                for &u in self.options.of(v) {
+                    let at = row + u as usize;
+                    if parent[at] != UNSEEN
+                        || dist[u as usize] as usize > t_max - t - 1
+                        || reservations.agent_at(u, next).is_some()
+                    {
+                        continue;
+                    }
+                    // No swap with a planned agent: whoever is on u at t must not be on
+                    // v at t + 1.
+                    if u != v {
+                        let other = reservations.agent_at(u, t as u32);
+                        if other.is_some() && reservations.agent_at(v, next) == other {
+                            continue;
+                        }
+                    }
+                    parent[at] = v;
+                    touched.push(at);
+                    next_layer.push(u);
+                }
+            }
+            std::mem::swap(&mut layer, &mut next_layer);
+            if layer.is_empty() {
+                break;
+            }
+        }
+        let path = (parent[t_max * cells + goal as usize] != UNSEEN).then(|| {
+            let mut path = vec![goal; t_max + 1];
+            let mut v = goal;
+            for t in (0..=t_max).rev() {
+                path[t] = v;
+                v = parent[t * cells + v as usize];
+            }
+            path
+        });
+        for at in touched.drain(..) {
+            parent[at] = UNSEEN;
+        }
+        path
     }
 
     /// Plans agent `a` around the reservations, home for good by `deadline` (at most the
@@ -606,15 +782,24 @@ pub fn to_placements(paths: &[Vec<u32>], horizon: u32) -> Vec<Vec<CellId>> {
 }
 
 /// Memory [`plan_at`] needs at `horizon` on `grid`, in bytes: the move table and the
-/// per-cell reservation lists, the paths and their reservations, and one search of at
+/// per-cell reservation lists, the paths and their reservations, one search of at
 /// most [`SEARCH_NODES`] states (fewer when the cells and their visits are fewer: a
-/// state is a cell and one of its safe intervals).
+/// state is a cell and one of its safe intervals), and the breadth-first search's table
+/// where it is tried (at most [`LAYERED_PAIRS`] pairs).
 pub fn memory_need(grid: &Grid, horizon: u32, agents: usize) -> u64 {
     let cells = grid.cell_count() as u64;
     let visits = agents as u64 * (u64::from(horizon) + 1);
     // A cell has one safe interval more than the visits it holds.
     let states = cells + visits;
-    cells * (24 + 24 + 12) + visits * (4 + 8) + states.min(SEARCH_NODES as u64) * BYTES_PER_NODE
+    let layered = if layered_fits(grid, horizon) {
+        (u64::from(horizon) + 1) * cells * 4 + cells * 8
+    } else {
+        0
+    };
+    cells * (24 + 24 + 12)
+        + visits * (4 + 8)
+        + states.min(SEARCH_NODES as u64) * BYTES_PER_NODE
+        + layered
 }
 
 /// A xorshift generator for the order noise (grid-core's seeded generator is a test and
