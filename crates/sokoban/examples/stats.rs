@@ -37,11 +37,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ..Options::default()
     };
     options.memory_mib = 4096;
-    // `SOKOBAN_BOUNDS=matching`: the matching on the best sides alone (`Bounds` off).
-    if std::env::var("SOKOBAN_BOUNDS").is_ok_and(|b| b == "matching") {
-        options.bounds = Bounds {
-            player_sides: false,
-        };
+    // `SOKOBAN_BOUNDS`: `matching` (the matching on the best sides alone), `sides` (and
+    // the player's sides, no pairs), else every bound (`Bounds`).
+    match std::env::var("SOKOBAN_BOUNDS").as_deref() {
+        Ok("matching") => {
+            options.bounds = Bounds {
+                player_sides: false,
+                pairs: false,
+            }
+        }
+        Ok("sides") => options.bounds.pairs = false,
+        _ => {}
     }
     if let Some(seconds) = args.get(2) {
         options.time_limit = Some(Duration::from_secs_f64(seconds.parse()?));

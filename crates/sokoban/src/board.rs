@@ -21,7 +21,6 @@ use crate::parse::Level;
 pub struct Board<'a> {
     grid: &'a Grid,
     goal: Vec<bool>,
-    #[allow(dead_code, reason = "kept for the solution finder of issue 16")]
     goal_count: usize,
     /// `[goal * cells + cell]`: fewest pushes of a lone box from `cell` to the goal, from the
     /// best side ([`UNREACHABLE`] when there is none).
@@ -270,7 +269,6 @@ impl<'a> Board<'a> {
     }
 
     /// Number of goals.
-    #[allow(dead_code, reason = "kept for the solution finder of issue 16")]
     pub fn goal_count(&self) -> usize {
         self.goal_count
     }

@@ -22,9 +22,9 @@
 //! The modules form a ladder, each using only those above it:
 //! 1. `parse`: the XSB reader and [`Level`] (format);
 //! 2. `solution`: [`Options`], [`Solution`], [`SolveError`] (what a solve asks and answers);
-//! 3. `board`, `matching`, `groups`, `corral`: what the walls alone decide (push
-//!    distances, dead squares, freeze tests), the matching bound, the deadlocks of two
-//!    and three boxes, PI-corrals;
+//! 3. `board`, `matching`, `groups`, `pattern`, `corral`: what the walls alone decide
+//!    (push distances, dead squares, freeze tests), the matching bound, the deadlocks of
+//!    two and three boxes, the pattern database of pairs, PI-corrals;
 //! 4. `search`: the exact A* (its queue, layout table, walker, expansion and driver, each
 //!    in its own module);
 //! 5. `verify`, `show`, `svg`: the replay checker and the drawings;
@@ -49,6 +49,7 @@ pub mod generate;
 mod groups;
 mod matching;
 mod parse;
+mod pattern;
 mod range;
 mod run;
 mod search;

@@ -53,6 +53,24 @@ impl Matcher {
         answer
     }
 
+    /// Per box, its cost in the assignment of the last [`Matcher::min_cost_tabled`] of
+    /// `k` boxes, into `out` (empty when that had no matching).
+    pub fn assigned_costs(&self, k: usize, out: &mut Vec<u32>) {
+        out.clear();
+        if self.table.len() != k * k || self.goal_of.len() != k + 1 {
+            return;
+        }
+        out.resize(k, 0);
+        for j in 1..=k {
+            let i = self.goal_of[j];
+            if i == 0 || self.table[(i - 1) * k + j - 1] == IMPOSSIBLE {
+                out.clear();
+                return;
+            }
+            out[i - 1] = self.table[(i - 1) * k + j - 1];
+        }
+    }
+
     /// The least total `cost(box, goal)` over all ways to give each of the `k` boxes its
     /// own goal, or `None` when every way uses an [`IMPOSSIBLE`] pair.
     ///

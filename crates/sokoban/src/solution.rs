@@ -49,12 +49,19 @@ pub struct Bounds {
     /// matching, only from the sides of it the player reaches (docs/sokoban.md, "The
     /// player's side of a box"). Default `true`.
     pub player_sides: bool,
+    /// The pattern database of box pairs (docs/sokoban.md, "Pairs of boxes"): the fewest
+    /// pushes of two boxes alone onto goals, added over disjoint pairs to the matching of
+    /// the other boxes. Default `true`.
+    pub pairs: bool,
 }
 
 impl Default for Bounds {
     /// Every bound on.
     fn default() -> Self {
-        Bounds { player_sides: true }
+        Bounds {
+            player_sides: true,
+            pairs: true,
+        }
     }
 }
 

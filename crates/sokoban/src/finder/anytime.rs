@@ -125,16 +125,18 @@ const EXACT_END_UNSOLVED: f64 = 0.9;
 const EXACT_UNSOLVED_SECONDS: f64 = 10.0;
 
 /// The finder again, after the exact search gave up, until `--time-limit`: the ways of
-/// [`LAST_CHANCE`] in turn, each an equal part of the time left.
+/// [`LAST_CHANCE`] in turn, each its share of the time left.
 fn last_chance(level: &Level, options: &Options, started: Instant) -> Result<Option<String>, Halt> {
     let Some(limit) = options.time_limit else {
         return Err(Halt::Stopped);
     };
     let begun = started.elapsed();
-    let part = limit.saturating_sub(begun) / LAST_CHANCE.len() as u32;
+    let left = limit.saturating_sub(begun);
     let mut halt = Halt::Stopped;
-    for (i, way) in LAST_CHANCE.into_iter().enumerate() {
-        let end = begun + part * (i as u32 + 1);
+    let mut share_end = 0.0;
+    for (share, way) in LAST_CHANCE {
+        share_end += share;
+        let end = begun + left.mul_f64(share_end);
         let finder_options = FinderOptions {
             memory_bytes: options.memory_mib.saturating_mul(MIB),
             ..run(way)
@@ -186,31 +188,47 @@ fn portfolio(level: &Level, options: &Options, started: Instant) -> Result<Optio
     Err(())
 }
 
-/// A way through the states: the guide, FESS's features (packing order and regions)
-/// with the cycling over their cells, and corral deadlocks.
+/// A way through the states: the order of the states, the guide, FESS's features
+/// (packing order and regions) with the cycling over their cells, and corral deadlocks.
 #[derive(Debug, Clone, Copy)]
 struct Way {
+    order: Order,
     guide: Guide,
-    /// The pushes so far weigh 1 against the guide's 3 (weighted A*), rather than 0
-    /// (greedy).
-    weighted: bool,
     features: bool,
     /// FESS's cycling over the feature cells, with the features (else features first).
     cycling: bool,
     corral_deadlocks: bool,
+}
+
+/// How a way weighs what a state has cost against the guide's estimate of what is left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    /// The guide alone (greedy best-first).
+    Greedy,
+    /// The pushes so far weigh 1 against the guide's 3 (weighted A*).
+    WeightedAStar,
     /// FESS's move weights (the unadvised moves so far weigh 1 against the guide's 1)
     /// and the connectivity advisor.
-    fess: bool,
+    FessGuided,
+    /// FESS's order proper: within a cell, the fewest unadvised moves so far, the guide
+    /// only prunes (a state whose matching is impossible); the connectivity advisor on.
+    Fess,
 }
 
 /// The finder's options for `way`.
 fn run(way: Way) -> FinderOptions {
+    let (g_weight, h_weight, fess) = match way.order {
+        Order::Greedy => (0, 1, false),
+        Order::WeightedAStar => (1, 3, false),
+        Order::FessGuided => (1, 1, true),
+        Order::Fess => (1, 0, true),
+    };
     FinderOptions {
         guide: way.guide,
-        g_weight: u32::from(way.weighted || way.fess),
-        h_weight: if way.weighted { 3 } else { 1 },
-        move_weights: way.fess,
-        connectivity: way.fess,
+        g_weight,
+        h_weight,
+        move_weights: fess,
+        connectivity: fess,
         packing: way.features,
         regions: way.features,
         cycling: way.features && way.cycling,
@@ -225,89 +243,96 @@ fn run(way: Way) -> FinderOptions {
 
 /// The finder's runs, in order, with their shares of the finder's time. Why several:
 /// they solve different levels. Measured on the finder alone, 3 CPU seconds a level
-/// (`examples/finder.rs`), XSokoban 90, goal-room macros on: nearest-goal, no features:
-/// 1, 2, 3, 6, 17, 38, 78 (97 pushes on level 1); matching, cycling, corral deadlocks:
-/// 1, 2, 3, 5, 6, 17, 38, 58, 65, 78, 79, 80, 82, 83, 84; nearest-goal with cycling:
-/// 1, 2, 5, 6, 7, 17, 38, 65, 78, 79, 82, 83, 84;
-/// weighted A* on the matching with cycling, no corral deadlocks ([`LAST_CHANCE`]): 49
-/// besides. Together: 17 (15 without the macros). With the packing advisor
-/// (docs/sokoban.md): 15, 27 and 25, the weighted run 29 (7, 8, 15, 63 besides), 31
-/// together. The third run gave way to run 2 with FESS's move weights and connectivity
-/// advisor, which solves 29 at 5 CPU s, 8, 63, 76 and 86 among them (76 and 86 no other
-/// run solves; 7 in 0.11 s, which run 2 takes 9.3 s for); the nearest goal with features
-/// solved nothing the others did not. The fourth, the third on the nearest goal, solves
-/// 31 at 5 CPU s, 12, 27 and 33 among them (0.23, 2.9 and 2.7 s), which no other run
-/// solves (not 86).
-const PORTFOLIO: [(f64, Way); 4] = [
+/// (`examples/finder.rs`), XSokoban 90, goal-room macros and packing advisor on (see
+/// docs/sokoban.md for the history): the nearest goal, no features, 15 levels (the
+/// shortest solutions); the matching, features, cycling, corral deadlocks 27 (49, 55
+/// no other run solves); the same with FESS's guided order 29 at 5 s (86, 76); the same
+/// on the nearest goal 31 at 5 s (12); FESS's order proper (no guide in the priority)
+/// 42, 19, 20, 34, 37, 43, 45, 56, 57, 61, 70 and 81 among them, which no other run
+/// solves, so it has the largest share, second after the short first run.
+const PORTFOLIO: [(f64, Way); 5] = [
     (
-        0.2,
+        0.1,
         Way {
-            weighted: false,
+            order: Order::Greedy,
             guide: Guide::Nearest,
             features: false,
             cycling: true,
             corral_deadlocks: false,
-            fess: false,
         },
     ),
     (
-        0.3,
+        0.35,
         Way {
-            weighted: false,
+            order: Order::Fess,
             guide: Guide::Matching,
             features: true,
             cycling: true,
             corral_deadlocks: true,
-            fess: false,
-        },
-    ),
-    (
-        0.3,
-        Way {
-            weighted: false,
-            guide: Guide::Matching,
-            features: true,
-            cycling: true,
-            corral_deadlocks: true,
-            fess: true,
         },
     ),
     (
         0.2,
         Way {
-            weighted: false,
+            order: Order::Greedy,
+            guide: Guide::Matching,
+            features: true,
+            cycling: true,
+            corral_deadlocks: true,
+        },
+    ),
+    (
+        0.2,
+        Way {
+            order: Order::FessGuided,
+            guide: Guide::Matching,
+            features: true,
+            cycling: true,
+            corral_deadlocks: true,
+        },
+    ),
+    (
+        0.15,
+        Way {
+            order: Order::FessGuided,
             guide: Guide::Nearest,
             features: true,
             cycling: true,
             corral_deadlocks: true,
-            fess: true,
         },
     ),
 ];
 
-/// The runs of [`last_chance`]: the portfolio's second with more time, weighted A* on the
-/// matching with cycling but no corral deadlocks, and the second without the cycling
-/// (features first). Measured on the finder alone, XSokoban 90 at 3 CPU s with the packing
-/// advisor: the weighted run 29 levels, 7, 8, 15 and 63 among them, the second without
-/// cycling 24, 59 among them; the portfolio's third, which it replaced, none besides.
-/// Last, the portfolio's third and fourth again (FESS's move weights) with more time (the
-/// fourth solves 27 and 33 in 2.9 and 2.7 CPU s, more than its share of the portfolio).
-const LAST_CHANCE: [Way; 5] = [
-    PORTFOLIO[1].1,
-    Way {
-        guide: Guide::Matching,
-        weighted: true,
-        features: true,
-        cycling: true,
-        corral_deadlocks: false,
-        fess: false,
-    },
-    Way {
-        cycling: false,
-        ..PORTFOLIO[1].1
-    },
-    PORTFOLIO[2].1,
-    PORTFOLIO[3].1,
+/// The runs of [`last_chance`] with their shares of the time left: FESS's order proper
+/// with more time, the portfolio's
+/// third (the matching, greedy), weighted A* on the matching with cycling but no corral
+/// deadlocks, and the third without the cycling (features first). Measured on the
+/// finder alone, XSokoban 90 at 3 CPU s with the packing advisor: the weighted run 29
+/// levels, 7, 8, 15 and 63 among them, the third without cycling 24, 59 among them.
+/// Last, the portfolio's FESS-guided runs again with more time (the one on the nearest
+/// goal solves 27 and 33 in 2.9 and 2.7 CPU s, more than its share of the portfolio).
+const LAST_CHANCE: [(f64, Way); 6] = [
+    (0.35, PORTFOLIO[1].1),
+    (0.15, PORTFOLIO[2].1),
+    (
+        0.1,
+        Way {
+            order: Order::WeightedAStar,
+            guide: Guide::Matching,
+            features: true,
+            cycling: true,
+            corral_deadlocks: false,
+        },
+    ),
+    (
+        0.1,
+        Way {
+            cycling: false,
+            ..PORTFOLIO[2].1
+        },
+    ),
+    (0.15, PORTFOLIO[3].1),
+    (0.15, PORTFOLIO[4].1),
 ];
 
 /// A proven lower bound on the metric's first key from the start: the matching of boxes

@@ -23,8 +23,9 @@ use super::table::{
 use super::walker::{Source, Walker};
 use crate::board::{Board, Freeze, NO_STEPS};
 use crate::groups::GroupDeadlocks;
-use crate::matching::Matcher;
+use crate::matching::{IMPOSSIBLE, Matcher};
 use crate::parse::Level;
+use crate::pattern::{PairPushes, PairScratch};
 use crate::solution::{Metric, Options, SolveError};
 
 /// One push of an expansion, waiting for its table lookup.
@@ -132,6 +133,9 @@ pub(super) struct Search<'a> {
     grid: &'a Grid,
     board: Board<'a>,
     pairs: GroupDeadlocks,
+    /// The pattern database of pairs (empty when not asked for).
+    pattern: PairPushes,
+    pair_scratch: PairScratch,
     /// Empty until the driver builds it ([`Search::build_triples`]).
     triples: GroupDeadlocks,
     k: usize,
@@ -190,23 +194,34 @@ fn matching(matcher: &mut Matcher, board: &Board<'_>, boxes: &[u16]) -> u32 {
 /// The pushes bound of a state of a layout whose matching is `layout_pushes`, with the
 /// player on `player`: the matching again with each box's push distances from the sides
 /// the player reaches ([`super::matching_from`]) when a box stands on a square that cuts
-/// the floor and the player does not reach all its sides, else the layout's.
+/// the floor and the player does not reach all its sides, and the pairs' bound
+/// ([`PairPushes::bound`]) when the pattern database is built; else the layout's.
 #[inline]
 fn pushes_from(
     matcher: &mut Matcher,
     board: &Board<'_>,
+    pattern: (&PairPushes, &mut PairScratch),
     layout_pushes: u32,
     boxes: &[u16],
     player: u16,
 ) -> u32 {
     if layout_pushes == HOPELESS
-        || !boxes
-            .iter()
-            .any(|&b| board.cut_off(usize::from(b), usize::from(player)))
+        || !pattern.0.is_built()
+            && !boxes
+                .iter()
+                .any(|&b| board.cut_off(usize::from(b), usize::from(player)))
     {
         return layout_pushes;
     }
-    super::matching_from(matcher, board, boxes, player).max(layout_pushes)
+    let pushes = super::matching_from(matcher, board, boxes, player).max(layout_pushes);
+    if pushes == HOPELESS {
+        return HOPELESS;
+    }
+    match pattern.0.bound(matcher, board, boxes, player, pattern.1) {
+        Some(IMPOSSIBLE) => HOPELESS,
+        Some(pairs) => pushes.max(pairs),
+        None => pushes,
+    }
 }
 
 impl<'a> Search<'a> {
@@ -215,6 +230,7 @@ impl<'a> Search<'a> {
         level: &'a Level,
         board: Board<'a>,
         pairs: GroupDeadlocks,
+        pattern: PairPushes,
         options: &Options,
         ceiling: u32,
         paths: Option<Known>,
@@ -227,7 +243,8 @@ impl<'a> Search<'a> {
             limit: options.memory_mib.saturating_mul(grid_core::limits::MIB),
         };
         let table = Table::new(k, n);
-        budget.bytes += table.layout_index.bytes() + board.bytes() + pairs.bytes();
+        budget.bytes +=
+            table.layout_index.bytes() + board.bytes() + pairs.bytes() + pattern.bytes();
         budget.bytes += paths.as_ref().map_or(0, Known::bytes);
         let (keys, order) = match options.metric {
             Metric::Pushes => (
@@ -250,6 +267,8 @@ impl<'a> Search<'a> {
             grid,
             board,
             pairs,
+            pattern,
+            pair_scratch: PairScratch::default(),
             triples: GroupDeadlocks::default(),
             k,
             metric: options.metric,
@@ -293,7 +312,14 @@ impl<'a> Search<'a> {
             return Err(SolveError::Memory);
         };
         let pushes = self.table.layouts[layout as usize].pushes;
-        let pushes = pushes_from(&mut self.matcher, &self.board, pushes, &start, start_player);
+        let pushes = pushes_from(
+            &mut self.matcher,
+            &self.board,
+            (&self.pattern, &mut self.pair_scratch),
+            pushes,
+            &start,
+            start_player,
+        );
         let bound = bound_of(&self.board, self.keys, pushes, &start, start_player);
         if bound[0] == HOPELESS {
             return Ok(false);
@@ -327,7 +353,14 @@ impl<'a> Search<'a> {
         let info = *info;
         let boxes = self.table.layout(info.layout);
         let old = info.bound[self.keys.pushes];
-        let pushes = pushes_from(&mut self.matcher, &self.board, old, boxes, info.player);
+        let pushes = pushes_from(
+            &mut self.matcher,
+            &self.board,
+            (&self.pattern, &mut self.pair_scratch),
+            old,
+            boxes,
+            info.player,
+        );
         if pushes <= old {
             return Ok(false);
         }
@@ -698,11 +731,12 @@ impl<'a> Search<'a> {
             layout,
             player,
             closed: false,
-            refined: !self
-                .scratch
-                .child
-                .iter()
-                .any(|&b| self.board.cut_off(usize::from(b), usize::from(player))),
+            refined: !self.pattern.is_built()
+                && !self
+                    .scratch
+                    .child
+                    .iter()
+                    .any(|&b| self.board.cut_off(usize::from(b), usize::from(player))),
         };
         let member = if bound[0] == HOPELESS {
             HOPELESS_MEMBER

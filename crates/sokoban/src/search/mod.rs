@@ -77,6 +77,7 @@ use crate::board::Board;
 use crate::groups::GroupDeadlocks;
 use crate::matching::Matcher;
 use crate::parse::Level;
+use crate::pattern::{PairPushes, PairScratch};
 use crate::solution::{Metric, Options, Solution, SolveError};
 use expand::Search;
 pub use expand::Stats;
@@ -141,7 +142,7 @@ pub fn solve_counting_by(
     proof: PushProof,
 ) -> (Result<Option<Solution>, SolveError>, Stats) {
     let deadline = options.time_limit.map(|t| Instant::now() + t);
-    let Some((board, pairs)) = tables_unless_dead(level, options) else {
+    let Some((board, pairs, pattern)) = tables_unless_dead(level, options) else {
         return (Ok(None), Stats::default());
     };
     let mut first_phase = PushStats::default();
@@ -159,7 +160,7 @@ pub fn solve_counting_by(
             let (outcome, stats) = push_optimum::push_optimum(
                 level,
                 &board,
-                &pairs,
+                (&pairs, &pattern),
                 options,
                 Pruning::PiCorrals,
                 paths,
@@ -188,7 +189,7 @@ pub fn solve_counting_by(
         Some((pushes, lurd, paths)) => (Some((pushes, lurd)), paths),
         None => (None, None),
     };
-    let mut search = Search::new(level, board, pairs, options, ceiling, paths);
+    let mut search = Search::new(level, board, pairs, pattern, options, ceiling, paths);
     let answer = match search.start() {
         Ok(true) => run(&mut search, options, deadline),
         Ok(false) => Ok(None),
@@ -231,13 +232,13 @@ pub fn fewest_pushes(
     pruning: Pruning,
 ) -> (Result<Option<u32>, SolveError>, PushStats) {
     let deadline = options.time_limit.map(|t| Instant::now() + t);
-    let Some((board, pairs)) = tables_unless_dead(level, options) else {
+    let Some((board, pairs, pattern)) = tables_unless_dead(level, options) else {
         return (Ok(None), PushStats::default());
     };
     let (outcome, stats) = push_optimum::push_optimum(
         level,
         &board,
-        &pairs,
+        (&pairs, &pattern),
         options,
         pruning,
         Paths::Skip,
@@ -251,27 +252,42 @@ pub fn fewest_pushes(
 }
 
 /// The bounds on the pushes left of `level` with its boxes on `boxes` and the player on
-/// `player` (not on a box): the matching on the best sides and the one on the sides the
-/// player reaches ([`matching_from`]), each `None` when there is no matching. For the
-/// tests, which check that the second never passes the pushes left of an optimal
-/// solution and often passes the first.
+/// `player` (not on a box): the matching on the best sides, the one on the sides the
+/// player reaches ([`matching_from`]), and that one raised by the pattern database of
+/// pairs ([`PairPushes::bound`], whether or not the search would use it), each `None`
+/// when there is no matching. For the tests, which check that none passes the pushes left
+/// of an optimal solution and that each often passes the one before.
 #[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
-pub fn pushes_bounds(level: &Level, boxes: &[CellId], player: CellId) -> [Option<u32>; 2] {
+pub fn pushes_bounds(level: &Level, boxes: &[CellId], player: CellId) -> [Option<u32>; 3] {
     let board = Board::new(level);
     let boxes: Vec<u16> = boxes.iter().map(|b| b.index() as u16).collect();
+    let player = player.index() as u16;
     let mut matcher = Matcher::new();
     let best = expand_matching(&mut matcher, &board, &boxes);
-    let from = matching_from(&mut matcher, &board, &boxes, player.index() as u16);
-    [best, from].map(|b| (b != HOPELESS).then_some(b))
+    let from = matching_from(&mut matcher, &board, &boxes, player);
+    let pattern = PairPushes::new(level);
+    let pairs = match pattern.bound(
+        &mut matcher,
+        &board,
+        &boxes,
+        player,
+        &mut PairScratch::default(),
+    ) {
+        _ if from == HOPELESS => HOPELESS,
+        Some(crate::matching::IMPOSSIBLE) => HOPELESS,
+        Some(pairs) => pairs.max(from),
+        None => from,
+    };
+    [best, from, pairs].map(|b| (b != HOPELESS).then_some(b))
 }
 
-/// The walls' tables (with the bounds `options` asks for) and the pair table of `level`,
-/// or `None` when the start is already dead: a box out of reach off its goal, a box on a
-/// dead square, a dead pair.
+/// The walls' tables (with the bounds `options` asks for), the pair table and the
+/// pattern database of pairs (empty unless asked for) of `level`, or `None` when the start
+/// is already dead: a box out of reach off its goal, a box on a dead square, a dead pair.
 fn tables_unless_dead<'a>(
     level: &'a Level,
     options: &Options,
-) -> Option<(Board<'a>, GroupDeadlocks)> {
+) -> Option<(Board<'a>, GroupDeadlocks, PairPushes)> {
     if level.stranded() {
         return None;
     }
@@ -294,7 +310,32 @@ fn tables_unless_dead<'a>(
             return None;
         }
     }
-    Some((board, pairs))
+    let pattern = if boxes.len() >= 2 && options.bounds.pairs {
+        pattern_if_it_raises(level, &board)
+    } else {
+        PairPushes::default()
+    };
+    Some((board, pairs, pattern))
+}
+
+/// The pattern database of pairs of `level` when it raises the bound of the start above
+/// the matching's, else an empty one: where the boxes of the start do not stand in each
+/// other's way, the pairs' bound rarely rises later and its lookups cost more than it
+/// saves (Microban 139: 0.7 % fewer expansions, 20 % more CPU).
+fn pattern_if_it_raises(level: &Level, board: &Board<'_>) -> PairPushes {
+    let pattern = PairPushes::new(level);
+    if !pattern.is_built() {
+        return pattern;
+    }
+    let boxes: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
+    let player = level.player().index() as u16;
+    let mut matcher = Matcher::new();
+    let matched = matching_from(&mut matcher, board, &boxes, player);
+    let mut scratch = PairScratch::default();
+    match pattern.bound(&mut matcher, board, &boxes, player, &mut scratch) {
+        Some(pairs) if matched != HOPELESS && pairs > matched => pattern,
+        _ => PairPushes::default(),
+    }
 }
 
 /// The A* loop: takes the best open state until a solved one comes out (the optimum), the

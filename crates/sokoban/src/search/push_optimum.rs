@@ -7,7 +7,8 @@
 //! squares and the least square of the player's region, one state where the exact search
 //! has one per square of the region (up to seven times fewer on the larger Microban
 //! levels). One edge is one push, costing 1. The bound is the matching of
-//! `super::expand` with the parent's bound less one ("pathmax"); it is admissible, not
+//! `super::expand` on the player's sides, raised by the pattern database of pairs when
+//! the level uses it (`crate::pattern`), with the parent's bound less one ("pathmax"); it is admissible, not
 //! always consistent, so a state reached again with fewer pushes is queued again. The
 //! first solved state taken from the queue has the fewest pushes, and the largest `f`
 //! taken before a limit stops the search is a proven lower bound on them.
@@ -48,8 +49,9 @@ use super::{CLOCK_EVERY, TRIPLES_AFTER, TRIPLES_AT_ONCE_BYTES, push_letter, walk
 use crate::board::{Board, Freeze};
 use crate::corral::Corrals;
 use crate::groups::GroupDeadlocks;
-use crate::matching::Matcher;
+use crate::matching::{IMPOSSIBLE, Matcher};
 use crate::parse::Level;
+use crate::pattern::{PairPushes, PairScratch};
 use crate::solution::{Options, SolveError};
 
 /// Which pushes a state expands, beyond the deadlock tests.
@@ -153,6 +155,9 @@ struct PushSearch<'a> {
     grid: &'a Grid,
     board: &'a Board<'a>,
     pairs: &'a GroupDeadlocks,
+    /// The pattern database of pairs (empty when not asked for).
+    pattern: &'a PairPushes,
+    pair_scratch: PairScratch,
     triples: GroupDeadlocks,
     k: usize,
     pruning: Pruning,
@@ -181,8 +186,9 @@ struct PushSearch<'a> {
     stats: PushStats,
 }
 
-/// The fewest pushes of `level` (see the module documentation), with `board` and `pairs`
-/// its tables, stopping at `deadline`, and what the search did.
+/// The fewest pushes of `level` (see the module documentation), with `board`, `pairs`
+/// and `pattern` its tables (the pair deadlocks and the pattern database of pairs),
+/// stopping at `deadline`, and what the search did.
 ///
 /// # Errors
 /// [`SolveError`] when a limit of `options` (or `deadline`) stopped it first; the stats
@@ -190,13 +196,13 @@ struct PushSearch<'a> {
 pub(super) fn push_optimum(
     level: &Level,
     board: &Board<'_>,
-    pairs: &GroupDeadlocks,
+    (pairs, pattern): (&GroupDeadlocks, &PairPushes),
     options: &Options,
     pruning: Pruning,
     paths: Paths,
     deadline: Option<Instant>,
 ) -> (Result<Outcome, SolveError>, PushStats) {
-    let mut search = PushSearch::new(level, board, pairs, options, pruning);
+    let mut search = PushSearch::new(level, board, pairs, pattern, options, pruning);
     let found = search.run(options, deadline);
     search.stats.states = search.parent.len() as u64;
     let mut stats = search.stats;
@@ -216,7 +222,7 @@ pub(super) fn push_optimum(
             stats,
         );
     }
-    let mut search = PushSearch::new(level, board, pairs, options, Pruning::None);
+    let mut search = PushSearch::new(level, board, pairs, pattern, options, Pruning::None);
     search.ceiling = pushes;
     let paths = match search.run(options, deadline) {
         Ok(_) => Some(search.mark_paths()),
@@ -239,6 +245,7 @@ impl<'a> PushSearch<'a> {
         level: &'a Level,
         board: &'a Board<'a>,
         pairs: &'a GroupDeadlocks,
+        pattern: &'a PairPushes,
         options: &Options,
         pruning: Pruning,
     ) -> Self {
@@ -247,7 +254,7 @@ impl<'a> PushSearch<'a> {
         let k = level.boxes().len();
         let index = Index::new(k + 1, n);
         let budget = Budget {
-            bytes: index.bytes() + board.bytes() + pairs.bytes(),
+            bytes: index.bytes() + board.bytes() + pairs.bytes() + pattern.bytes(),
             limit: options.memory_mib.saturating_mul(grid_core::limits::MIB),
         };
         PushSearch {
@@ -255,6 +262,8 @@ impl<'a> PushSearch<'a> {
             grid,
             board,
             pairs,
+            pattern,
+            pair_scratch: PairScratch::default(),
             triples: GroupDeadlocks::default(),
             k,
             pruning,
@@ -347,6 +356,21 @@ impl<'a> PushSearch<'a> {
             &words[..self.k],
             words[self.k],
         );
+        if bound != HOPELESS
+            && let Some(pairs) = self.pattern.bound(
+                &mut self.matcher,
+                self.board,
+                &words[..self.k],
+                words[self.k],
+                &mut self.pair_scratch,
+            )
+        {
+            bound = if pairs == IMPOSSIBLE {
+                HOPELESS
+            } else {
+                bound.max(pairs)
+            };
+        }
         if bound != HOPELESS {
             bound = bound.max(inherited);
         }
