@@ -112,8 +112,7 @@ pub mod internals {
     pub mod mapf {
         pub use crate::mapf::{
             Agents, Event, Horizons, Instance, Method, Stopped, Stopwatch, Unanswered,
-            constructive, lacam, refine, repair, sat, soc, solvable, solve, solve_stopped,
-            solve_traced,
+            constructive, lacam, refine, sat, soc, solvable, solve, solve_stopped, solve_traced,
         };
     }
 }

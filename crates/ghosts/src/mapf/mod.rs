@@ -31,7 +31,6 @@ pub mod lacam;
 pub mod lns;
 pub mod pibt;
 pub mod refine;
-pub mod repair;
 pub mod result_file;
 pub mod sat;
 pub mod show;
@@ -336,22 +335,6 @@ pub enum Event {
         /// Wall seconds it took.
         seconds: f64,
     },
-    /// The plan at one horizon repaired by SAT (`mapf/repair.rs`): the agents that
-    /// prioritized planning or the best plan left without a path decided around the
-    /// others' paths, and the others in their way set free.
-    Repair {
-        /// The horizon T.
-        horizon: u32,
-        /// `Some(true)`: a plan of makespan T; `Some(false)`: T proved impossible;
-        /// `None`: neither (the encoding did not fit, or the time ran out).
-        found: Option<bool>,
-        /// Agents free in the last round.
-        free: usize,
-        /// SAT calls made.
-        rounds: usize,
-        /// Wall seconds it took.
-        seconds: f64,
-    },
     /// The SAT decision on every agent at one horizon.
     Sat {
         /// The horizon T.
@@ -485,27 +468,6 @@ impl std::fmt::Display for Event {
                      {steps} steps ({seconds:.3} s)"
                 ),
             },
-            Event::Repair {
-                horizon,
-                found,
-                free,
-                rounds,
-                seconds,
-            } => write!(
-                f,
-                "{}repair at T = {horizon}: {} ({free} agents free, {rounds} rounds, \
-                 {seconds:.3} s)",
-                if *found == Some(true) {
-                    "settled by "
-                } else {
-                    ""
-                },
-                match found {
-                    Some(true) => "a plan",
-                    Some(false) => "impossible",
-                    None => "undecided",
-                }
-            ),
             Event::Sat {
                 horizon,
                 found,
@@ -796,16 +758,6 @@ const SHORTEN_FIRST_PATIENCE: u64 = 20_000;
 /// [`Driver::shorten_first`] (about 220 MiB): the sweep's cores at the bound (2 to 6
 /// agents) fit, the open rows' (32 agents and more, 377 000 variables and more) do not.
 const SMALL_CORE_VARIABLES: u64 = 150_000;
-
-/// Variables of the encoding of [`Driver::repair`], at most (about 600 MiB).
-const REPAIR_VARIABLES: u64 = 400_000;
-
-/// Conflicts of one SAT call of [`Driver::repair`], at most: a bound on its time without
-/// a time limit.
-const REPAIR_CONFLICTS: i32 = 100_000;
-
-/// The share of the time limit, from the start, by which [`Driver::repair`] stops.
-const REPAIR_SHARE: f64 = 0.1;
 
 /// The seed of LaCAM*'s tie breaks (fixed: the same run gives the same plan).
 const FIRST_PLAN_SEED: u64 = 17;
@@ -1387,18 +1339,6 @@ impl<'a, 't> Driver<'a, 't> {
                     return Ok(Proof::Found(self.found(horizon, &paths)));
                 }
                 self.check_time()?;
-                if horizon == lower_bound && horizons == Horizons::PlanThenCore {
-                    match self.repair(instance, horizon, room)? {
-                        Some(Horizon::Plan(paths)) => {
-                            return Ok(Proof::Found(self.found(horizon, &paths)));
-                        }
-                        Some(Horizon::Impossible { next }) => {
-                            horizon = next;
-                            continue;
-                        }
-                        _ => {}
-                    }
-                }
                 if horizon == lower_bound
                     && horizons == Horizons::PlanThenCore
                     && self.can_shorten(incumbent.as_ref())
@@ -1842,53 +1782,6 @@ impl<'a, 't> Driver<'a, 't> {
             Some(Some(steps)) if steps > horizon + 1 => Horizon::Impossible { next: steps },
             _ => next,
         })
-    }
-
-    /// Step, when planning fails at `horizon`: one pass of planning repaired by SAT
-    /// ([`repair`]), within [`REPAIR_VARIABLES`] (and `room`), [`REPAIR_CONFLICTS`] per
-    /// SAT call and, with a time limit, [`REPAIR_SHARE`] of it. `None` when it settled
-    /// nothing.
-    fn repair(
-        &mut self,
-        instance: &Instance<'_>,
-        horizon: u32,
-        room: u64,
-    ) -> Result<Option<Horizon>, Unanswered> {
-        let clock = Instant::now();
-        let table = (u64::from(horizon) + 1).saturating_mul(instance.grid.cell_count() as u64 * 4);
-        let max_variables =
-            (room.saturating_sub(table) / sat::BYTES_PER_VARIABLE).min(REPAIR_VARIABLES);
-        let give_up = match self.stopwatch {
-            Stopwatch::Wall(Some(limit)) => {
-                let end = self.end(limit).min(limit.mul_f64(REPAIR_SHARE));
-                self.started.checked_add(end)
-            }
-            _ => None,
-        };
-        let mut stop = move || give_up.is_some_and(|at| Instant::now() > at);
-        let kept = repair::planned_at(instance, horizon, &mut stop, give_up);
-        let limits = repair::Limits {
-            max_variables,
-            conflicts: REPAIR_CONFLICTS,
-            deadline: sat::Deadline(give_up),
-        };
-        let repaired = repair::repair_until(instance, horizon, &kept, &limits);
-        let (found, ended) = match repaired.outcome {
-            repair::Repaired::Plan(paths) => (Some(true), Some(Horizon::Plan(paths))),
-            repair::Repaired::Impossible(_) => {
-                (Some(false), Some(Horizon::Impossible { next: horizon + 1 }))
-            }
-            repair::Repaired::TooLarge { .. } | repair::Repaired::GaveUp => (None, None),
-        };
-        (self.trace)(&Event::Repair {
-            horizon,
-            found,
-            free: repaired.free,
-            rounds: repaired.rounds,
-            seconds: clock.elapsed().as_secs_f64(),
-        });
-        self.check_time()?;
-        Ok(ended)
     }
 
     /// Step: the SAT decision at `horizon` on every agent.

@@ -253,8 +253,8 @@ impl Encoding {
                 Some(false) => return Decision::Impossible,
                 None => return Decision::Stopped,
             }
-            let paths = chains(&self.solver, &self.layers, self.horizon, &options);
-            let swaps = swaps(&self.layers, &paths, self.horizon);
+            let paths = self.chains(&options);
+            let swaps = self.swaps(&paths);
             if swaps.is_empty() {
                 return Decision::Plan(paths);
             }
@@ -263,69 +263,62 @@ impl Encoding {
             }
         }
     }
-}
 
-/// One path per agent of `layers` through the true variables of `solver`'s model, from
-/// its start at 0 to its goal at `horizon`: at each step the first true option (the
-/// forward clauses guarantee one).
-pub(crate) fn chains(
-    solver: &Solver,
-    layers: &[Vec<Layer>],
-    horizon: usize,
-    options: &Options,
-) -> Vec<Vec<u32>> {
-    let mut paths = Vec::with_capacity(layers.len());
-    for agent in layers {
-        let mut path = Vec::with_capacity(horizon + 1);
-        let mut v = agent[0][0].0;
-        path.push(v);
-        for layer in &agent[1..] {
-            let next = options
-                .of(v)
-                .iter()
-                .copied()
-                .find(|&u| var(layer, u).is_some_and(|x| solver.value(x) == Some(true)));
-            // The forward clause makes one option true; keep the cell otherwise.
-            v = next.unwrap_or(v);
+    /// One path per agent through the true variables, from its start at 0 to its goal at
+    /// T: at each step the first true option (the clauses guarantee one).
+    fn chains(&self, options: &Options) -> Vec<Vec<u32>> {
+        let mut paths = Vec::with_capacity(self.layers.len());
+        for agent in &self.layers {
+            let mut path = Vec::with_capacity(self.horizon + 1);
+            let mut v = agent[0][0].0;
             path.push(v);
+            for layer in &agent[1..] {
+                let next = options.of(v).iter().copied().find(|&u| {
+                    self.var(layer, u)
+                        .is_some_and(|x| self.solver.value(x) == Some(true))
+                });
+                // The forward clause makes one option true; keep the cell otherwise.
+                v = next.unwrap_or(v);
+                path.push(v);
+            }
+            paths.push(path);
         }
-        paths.push(path);
+        paths
     }
-    paths
-}
 
-/// The variable of `cell` in `layer`, if any.
-fn var(layer: &Layer, cell: u32) -> Option<i32> {
-    layer
-        .binary_search_by_key(&cell, |&(v, _)| v)
-        .ok()
-        .map(|i| layer[i].1)
-}
+    fn var(&self, layer: &Layer, cell: u32) -> Option<i32> {
+        layer
+            .binary_search_by_key(&cell, |&(v, _)| v)
+            .ok()
+            .map(|i| layer[i].1)
+    }
 
-/// The clauses forbidding the swaps of the chains `paths` of the agents of `layers`
-/// (empty: none swap).
-pub(crate) fn swaps(layers: &[Vec<Layer>], paths: &[Vec<u32>], horizon: usize) -> Vec<[i32; 4]> {
-    let mut clauses = Vec::new();
-    let mut moving: std::collections::HashMap<(u32, u32), usize> = std::collections::HashMap::new();
-    for t in 0..horizon {
-        moving.clear();
-        for (a, path) in paths.iter().enumerate() {
-            if path[t] != path[t + 1] {
-                moving.insert((path[t], path[t + 1]), a);
+    /// The clauses forbidding the swaps of the chains `paths` (empty: none swap).
+    fn swaps(&self, paths: &[Vec<u32>]) -> Vec<[i32; 4]> {
+        let mut clauses = Vec::new();
+        let mut moving: std::collections::HashMap<(u32, u32), usize> =
+            std::collections::HashMap::new();
+        for t in 0..self.horizon {
+            moving.clear();
+            for (a, path) in paths.iter().enumerate() {
+                if path[t] != path[t + 1] {
+                    moving.insert((path[t], path[t + 1]), a);
+                }
+            }
+            for (&(u, v), &a) in &moving {
+                let Some(&b) = moving.get(&(v, u)) else {
+                    continue;
+                };
+                if a < b {
+                    let x = |agent: usize, t: usize, cell: u32| {
+                        self.var(&self.layers[agent][t], cell).unwrap_or(0)
+                    };
+                    clauses.push([-x(a, t, u), -x(a, t + 1, v), -x(b, t, v), -x(b, t + 1, u)]);
+                }
             }
         }
-        for (&(u, v), &a) in &moving {
-            let Some(&b) = moving.get(&(v, u)) else {
-                continue;
-            };
-            if a < b {
-                let x =
-                    |agent: usize, t: usize, cell: u32| var(&layers[agent][t], cell).unwrap_or(0);
-                clauses.push([-x(a, t, u), -x(a, t + 1, v), -x(b, t, v), -x(b, t + 1, u)]);
-            }
-        }
+        clauses
     }
-    clauses
 }
 
 /// The moves of one agent between consecutive layers: from a cell at t to one of its
@@ -386,7 +379,7 @@ pub(crate) fn movement_clauses(
 
 /// At most one of `vars` true: pairwise for up to 5, else Sinz's sequential counter
 /// (n - 1 auxiliary variables, 3n clauses).
-pub(crate) fn at_most_one(solver: &mut Solver, vars: &[i32], next_var: &mut i32) {
+fn at_most_one(solver: &mut Solver, vars: &[i32], next_var: &mut i32) {
     if vars.len() <= 5 {
         for i in 0..vars.len() {
             for j in i + 1..vars.len() {
