@@ -159,18 +159,7 @@ fn plan_with(
             }
             match failed {
                 None => return Some(planner.paths),
-                Some(rank) => {
-                    // The agent that found no way goes first next time; the rest keep
-                    // their order with a little noise, so attempts differ.
-                    let stuck = order.remove(rank);
-                    order.insert(0, stuck);
-                    for i in 1..order.len() {
-                        if rng.next() % 5 == 0 {
-                            let j = 1 + (rng.next() % (order.len() as u64 - 1)) as usize;
-                            order.swap(i, j);
-                        }
-                    }
-                }
+                Some(rank) => rng.stuck_first(&mut order, rank),
             }
         }
     }
@@ -816,7 +805,7 @@ pub fn memory_need(grid: &Grid, horizon: u32, agents: usize) -> u64 {
 
 /// A xorshift generator for the order noise (grid-core's seeded generator is a test and
 /// generator tool, behind its `generate` feature).
-struct Noise(u64);
+pub(crate) struct Noise(pub(crate) u64);
 
 impl Noise {
     fn next(&mut self) -> u64 {
@@ -824,5 +813,22 @@ impl Noise {
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0
+    }
+
+    /// The next order of prioritized planning after the agent at `rank` of `order` found
+    /// no way: it goes first; the rest keep their order with a little noise (each swapped
+    /// with a random later-than-first place at odds 1 in 5), so attempts differ.
+    ///
+    /// # Complexity
+    /// O(K).
+    pub(crate) fn stuck_first(&mut self, order: &mut Vec<usize>, rank: usize) {
+        let stuck = order.remove(rank);
+        order.insert(0, stuck);
+        for i in 1..order.len() {
+            if self.next() % 5 == 0 {
+                let j = 1 + (self.next() % (order.len() as u64 - 1)) as usize;
+                order.swap(i, j);
+            }
+        }
     }
 }

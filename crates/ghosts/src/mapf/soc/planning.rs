@@ -31,7 +31,7 @@
 use grid_core::Grid;
 
 use crate::mapf::Instance;
-use crate::mapf::constructive::{self, Planner};
+use crate::mapf::constructive::{self, Noise, Planner};
 
 /// Memory [`plan_all`] and [`plan_around`] take at horizon `horizon` for `agents` agents
 /// on `grid`, in bytes (as the makespan's planning at that horizon).
@@ -96,16 +96,7 @@ pub fn plan_all(
         }
         match stuck {
             None => return Some(planner.into_paths()),
-            Some(rank) => {
-                let stuck = order.remove(rank);
-                order.insert(0, stuck);
-                for i in 1..order.len() {
-                    if rng.next() % 5 == 0 {
-                        let j = 1 + (rng.next() % (order.len() as u64 - 1)) as usize;
-                        order.swap(i, j);
-                    }
-                }
-            }
+            Some(rank) => rng.stuck_first(&mut order, rank),
         }
     }
     None
@@ -154,17 +145,5 @@ pub fn plan_around(
         Ok(planner.into_paths())
     } else {
         Err(failed)
-    }
-}
-
-/// A xorshift generator for the order noise.
-struct Noise(u64);
-
-impl Noise {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
     }
 }
