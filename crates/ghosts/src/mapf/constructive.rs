@@ -34,9 +34,10 @@
 //! near its start. On maze-32-32-4 `random-1` with 80 agents (bound 92), SIPP fails at 92
 //! in all of 256 priority orders tried, and so does the breadth-first search when its
 //! path is cut to reach home at the earliest time; the breadth-first path as it is plans
-//! at 92 in the first order (0.02 s). So when every order fails with SIPP and map x
-//! horizon is at most [`LAYERED_PAIRS`], the orders are tried again with the
-//! breadth-first search: O(T x C) per agent, cheap there, and its table is 4 bytes a pair.
+//! at 92 in the first order (0.02 s). So when every order fails with SIPP, map x
+//! horizon is at most [`LAYERED_PAIRS`] and agents x map x horizon at most
+//! [`LAYERED_WORK`], the orders are tried again with the breadth-first search: O(T x C)
+//! per agent, cheap there, and its table is 4 bytes a pair.
 //!
 //! # Complexity
 //! Per agent O(N (log N + log R)) for the N states the search reaches (cells x their
@@ -120,7 +121,7 @@ pub fn plan_at_until(
     stop: &mut dyn FnMut() -> bool,
     give_up: Option<Instant>,
 ) -> Option<Vec<Vec<u32>>> {
-    let searches: &[Search] = if layered_fits(instance.grid, horizon) {
+    let searches: &[Search] = if layered_fits(instance.grid, horizon, instance.starts.len()) {
         &[Search::Sipp, Search::Layered]
     } else {
         &[Search::Sipp]
@@ -176,10 +177,21 @@ fn plan_with(
     None
 }
 
-/// Whether planning at `horizon` on `grid` tries the breadth-first search after SIPP:
-/// (T + 1) x C at most [`LAYERED_PAIRS`].
-fn layered_fits(grid: &Grid, horizon: u32) -> bool {
-    (u64::from(horizon) + 1) * grid.cell_count() as u64 <= LAYERED_PAIRS
+/// The most (cell, time) pairs over all agents, K x (T + 1) x C, for which planning
+/// tries the breadth-first search after SIPP: its time per order. Why: on room-64-64-16
+/// with 1000 agents at T = 192 (700 000 pairs, 700 million over the agents) the eight
+/// orders of the breadth-first search took 9 s, after SIPP's had failed in 0.2 s; on
+/// empty-32-32 with 500 agents (28 million) 2.4 s, on random-32-32-20 with 400 (18
+/// million) 0.8 s (wall, under load). maze-32-32-4 `random-1` with 80 agents has 6
+/// million; with two orders instead of eight it was not planned.
+pub const LAYERED_WORK: u64 = 1 << 24;
+
+/// Whether planning at `horizon` on `grid` tries the breadth-first search after SIPP
+/// for `agents` agents: (T + 1) x C at most [`LAYERED_PAIRS`], and K times that at most
+/// [`LAYERED_WORK`].
+fn layered_fits(grid: &Grid, horizon: u32, agents: usize) -> bool {
+    let pairs = (u64::from(horizon) + 1) * grid.cell_count() as u64;
+    pairs <= LAYERED_PAIRS && pairs.saturating_mul(agents as u64) <= LAYERED_WORK
 }
 
 /// Which search plans one agent (see the module documentation).
@@ -791,7 +803,7 @@ pub fn memory_need(grid: &Grid, horizon: u32, agents: usize) -> u64 {
     let visits = agents as u64 * (u64::from(horizon) + 1);
     // A cell has one safe interval more than the visits it holds.
     let states = cells + visits;
-    let layered = if layered_fits(grid, horizon) {
+    let layered = if layered_fits(grid, horizon, agents) {
         (u64::from(horizon) + 1) * cells * 4 + cells * 8
     } else {
         0
