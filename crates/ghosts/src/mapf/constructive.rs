@@ -564,7 +564,7 @@ impl<'i, 'a> Planner<'i, 'a> {
         let start = self.instance.starts[a].index() as u32;
         let dist = self.instance.distances(a);
         let reservations = &self.reservations;
-        if reservations.agent_at(start, 0).is_some() || dist[start as usize] as usize > t_max {
+        if reservations.agent_at(start, 0).is_some() || dist.at(start as usize) as usize > t_max {
             return None;
         }
         if self.layered_parent.is_empty() {
@@ -590,7 +590,7 @@ impl<'i, 'a> Planner<'i, 'a> {
                 for &u in self.options.of(v) {
                     let at = row + u as usize;
                     if parent[at] != UNSEEN
-                        || dist[u as usize] as usize > t_max - t - 1
+                        || dist.at(u as usize) as usize > t_max - t - 1
                         || reservations.agent_at(u, next).is_some()
                     {
                         continue;
@@ -653,7 +653,7 @@ impl<'i, 'a> Planner<'i, 'a> {
         let start = self.instance.starts[a].index() as u32;
         let dist = self.instance.distances(a);
         let key = |cell: u32, from: u32| u64::from(from) * cells + u64::from(cell);
-        if self.reservations.agent_at(start, 0).is_some() || dist[start as usize] > deadline {
+        if self.reservations.agent_at(start, 0).is_some() || dist.at(start as usize) > deadline {
             return None;
         }
         // The agent cannot stay home before the last time another one passes there: a
@@ -667,7 +667,7 @@ impl<'i, 'a> Planner<'i, 'a> {
             parent: 0,
         });
         self.queue.push(Node {
-            estimate: dist[start as usize].max(home_free),
+            estimate: dist.at(start as usize).max(home_free),
             time: 0,
             cell: start,
             state: 0,
@@ -722,7 +722,7 @@ impl<'i, 'a> Planner<'i, 'a> {
                     if enter > end {
                         continue;
                     }
-                    let estimate = enter.saturating_add(dist[u as usize]);
+                    let estimate = enter.saturating_add(dist.at(u as usize));
                     if estimate > deadline {
                         break; // later intervals enter later still
                     }

@@ -26,6 +26,8 @@ use std::collections::VecDeque;
 use grid_core::UNREACHABLE;
 use grid_core::{CellId, Grid};
 
+use super::GoalDistances;
+
 /// Cells per page of the distance store.
 pub const PAGE: usize = 256;
 
@@ -58,7 +60,7 @@ pub struct DistTable<'g> {
     agents: Vec<AgentSearch>,
     /// Per agent, per cell: the distances the caller computed in full (then `agents` is
     /// empty and nothing is searched).
-    known: &'g [Vec<u32>],
+    known: &'g [GoalDistances],
     /// Bytes held by the pages, page indexes and frontiers (as last counted).
     bytes: u64,
 }
@@ -98,7 +100,7 @@ impl<'g> DistTable<'g> {
     ///
     /// # Complexity
     /// O(1).
-    pub fn known(grid: &'g Grid, known: &'g [Vec<u32>]) -> Self {
+    pub fn known(grid: &'g Grid, known: &'g [GoalDistances]) -> Self {
         DistTable {
             grid,
             agents: Vec::new(),
@@ -116,7 +118,7 @@ impl<'g> DistTable<'g> {
     #[inline]
     pub fn get(&mut self, agent: usize, cell: CellId) -> u32 {
         if let Some(known) = self.known.get(agent) {
-            return known[cell.index()];
+            return known.view().at(cell.index());
         }
         let cell = cell.index() as u32;
         let known = self.agents[agent].get(cell);
@@ -192,12 +194,68 @@ mod tests {
                 assert_eq!(lazy.get(a, cell), full[a][cell.index()]);
             }
             assert!(lazy.bytes() > 0);
-            let mut known = DistTable::known(&grid, &full);
+            let compact: Vec<GoalDistances> =
+                full.iter().cloned().map(GoalDistances::new).collect();
+            let mut known = DistTable::known(&grid, &compact);
             for (a, distances) in full.iter().enumerate() {
                 for (cell, &d) in distances.iter().enumerate() {
                     assert_eq!(known.get(a, CellId::new(cell)), d);
                 }
             }
+        }
+    }
+
+    /// The compact store gives back every distance, [`UNREACHABLE`] included, in 2 bytes
+    /// a cell up to 65,534 and in 4 from 65,535 on (drawn around that boundary).
+    #[test]
+    fn compact_distances_read_back() {
+        let mut rng = SplitMix64::new(0xC0DE);
+        for round in 0..200 {
+            let len = rng.between(1, 40);
+            let top = if round % 2 == 0 { 65_534 } else { 70_000 };
+            let full: Vec<u32> = (0..len)
+                .map(|_| match rng.below(4) {
+                    0 => UNREACHABLE,
+                    1 => top - rng.below(3) as u32,
+                    _ => rng.below(1000) as u32,
+                })
+                .collect();
+            let long = full.iter().any(|&d| d != UNREACHABLE && d >= 65_535);
+            let table = GoalDistances::new(full.clone());
+            assert_eq!(matches!(table, GoalDistances::Long(_)), long);
+            assert_eq!(table.bytes(), len as u64 * if long { 4 } else { 2 });
+            let view = table.view();
+            assert_eq!(view.iter().collect::<Vec<u32>>(), full);
+            for (cell, &d) in full.iter().enumerate() {
+                assert_eq!(view.at(cell), d);
+            }
+        }
+    }
+
+    /// [`crate::mapf::Instance::within`] builds the tables when they fit exactly and
+    /// otherwise says what they need (all short here: maps below 65,535 cells).
+    #[test]
+    fn instance_within_its_bytes() {
+        let mut rng = SplitMix64::new(0xB17E);
+        for _ in 0..100 {
+            let height = rng.between(2, 20);
+            let grid = test_support::random_grid(&mut rng, height, 8, 20);
+            if grid.cell_count() == 0 {
+                continue;
+            }
+            let k = rng.between(1, 5);
+            let cells: Vec<CellId> = (0..2 * k)
+                .map(|_| CellId::new(rng.below(grid.cell_count())))
+                .collect();
+            let (starts, goals) = cells.split_at(k);
+            let need = 2 * (k * grid.cell_count()) as u64;
+            let instance = crate::mapf::Instance::within(&grid, starts, goals, need)
+                .expect("the tables fit in their own bytes");
+            assert_eq!(instance.distance_bytes(), need);
+            assert_eq!(
+                crate::mapf::Instance::within(&grid, starts, goals, need - 1).err(),
+                Some(need)
+            );
         }
     }
 }

@@ -295,13 +295,13 @@ impl<'i, 'a> Lns<'i, 'a> {
         let mut v = self.instance.starts[a].index() as u32;
         let mut way = vec![v];
         while v != goal {
-            let here = dist[v as usize];
+            let here = dist.at(v as usize);
             let next = self
                 .instance
                 .grid
                 .neighbours(grid_core::CellId::new(v as usize))
                 .map(|(_, u)| u.index() as u32)
-                .find(|&u| dist[u as usize] < here);
+                .find(|&u| dist.at(u as usize) < here);
             match next {
                 Some(u) => v = u,
                 None => break,

@@ -98,7 +98,89 @@ pub struct Instance<'a> {
     /// Goal of agent `i`.
     pub goals: &'a [CellId],
     /// Per agent, per cell: steps to its goal alone ([`UNREACHABLE`] where none).
-    to_goal: Vec<Vec<u32>>,
+    to_goal: Vec<GoalDistances>,
+}
+
+/// One agent's steps to its goal from every cell, in 2 bytes a cell when its longest
+/// finite distance fits (every map whose cells are fewer than 65,535, and in practice
+/// nearly every other), else 4: on orz900d (96,603 cells) with 1000 agents the tables are
+/// most of the process's memory (369 of 432 MiB at 4 bytes, measured at `c6312d4`).
+#[derive(Debug, Clone)]
+pub enum GoalDistances {
+    /// Distances below `u16::MAX`; `u16::MAX` stands for [`UNREACHABLE`].
+    Short(Box<[u16]>),
+    /// Distances as they are.
+    Long(Box<[u32]>),
+}
+
+impl GoalDistances {
+    /// The compact form of `full` (one distance per cell, [`UNREACHABLE`] where none).
+    ///
+    /// # Complexity
+    /// O(C).
+    pub fn new(full: Vec<u32>) -> Self {
+        let short = |d: u32| d == UNREACHABLE || d < u32::from(u16::MAX);
+        if full.iter().all(|&d| short(d)) {
+            GoalDistances::Short(
+                full.iter()
+                    .map(|&d| u16::try_from(d).unwrap_or(u16::MAX))
+                    .collect(),
+            )
+        } else {
+            GoalDistances::Long(full.into_boxed_slice())
+        }
+    }
+
+    /// The view that reads it.
+    pub fn view(&self) -> Distances<'_> {
+        match self {
+            GoalDistances::Short(d) => Distances::Short(d),
+            GoalDistances::Long(d) => Distances::Long(d),
+        }
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> u64 {
+        match self {
+            GoalDistances::Short(d) => 2 * d.len() as u64,
+            GoalDistances::Long(d) => 4 * d.len() as u64,
+        }
+    }
+}
+
+/// A read-only view of [`GoalDistances`]: steps from a cell (by index) to the goal.
+#[derive(Debug, Clone, Copy)]
+pub enum Distances<'i> {
+    /// See [`GoalDistances::Short`].
+    Short(&'i [u16]),
+    /// See [`GoalDistances::Long`].
+    Long(&'i [u32]),
+}
+
+impl<'i> Distances<'i> {
+    /// Steps from the cell of index `cell` ([`UNREACHABLE`] when there is no way).
+    ///
+    /// # Complexity
+    /// O(1).
+    #[inline]
+    pub fn at(self, cell: usize) -> u32 {
+        match self {
+            Distances::Short(d) => match d[cell] {
+                u16::MAX => UNREACHABLE,
+                x => u32::from(x),
+            },
+            Distances::Long(d) => d[cell],
+        }
+    }
+
+    /// Every cell's, in cell order.
+    pub fn iter(self) -> impl Iterator<Item = u32> + 'i {
+        let len = match self {
+            Distances::Short(d) => d.len(),
+            Distances::Long(d) => d.len(),
+        };
+        (0..len).map(move |cell| self.at(cell))
+    }
 }
 
 impl<'a> Instance<'a> {
@@ -107,28 +189,59 @@ impl<'a> Instance<'a> {
     /// # Complexity
     /// O(K x C) time and memory.
     pub fn new(grid: &'a Grid, starts: &'a [CellId], goals: &'a [CellId]) -> Self {
-        let to_goal = goals.iter().map(|&g| grid.distances(g, None)).collect();
-        Instance {
+        Self::within(grid, starts, goals, u64::MAX)
+            .unwrap_or_else(|_| unreachable!("no table is larger than u64::MAX bytes"))
+    }
+
+    /// [`Instance::new`] when its distance tables take at most `max_bytes`; else the
+    /// bytes they would have needed at least (counted as they are built, so the process
+    /// never holds more than `max_bytes` of them plus one agent's full table).
+    ///
+    /// # Complexity
+    /// O(K x C) time, O(min(K x C, max_bytes)) memory.
+    pub fn within(
+        grid: &'a Grid,
+        starts: &'a [CellId],
+        goals: &'a [CellId],
+        max_bytes: u64,
+    ) -> Result<Self, u64> {
+        let mut to_goal = Vec::with_capacity(goals.len());
+        let mut bytes = 0u64;
+        for (built, &goal) in goals.iter().enumerate() {
+            let table = GoalDistances::new(grid.distances(goal, None));
+            bytes += table.bytes();
+            if bytes > max_bytes {
+                let per_agent = bytes / (built as u64 + 1);
+                return Err(per_agent.saturating_mul(goals.len() as u64));
+            }
+            to_goal.push(table);
+        }
+        Ok(Instance {
             grid,
             starts,
             goals,
             to_goal,
-        }
+        })
     }
 
     /// Steps from every cell to agent `agent`'s goal.
-    pub fn distances(&self, agent: usize) -> &[u32] {
-        &self.to_goal[agent]
+    pub fn distances(&self, agent: usize) -> Distances<'_> {
+        self.to_goal[agent].view()
     }
 
     /// Per agent, per cell: steps to its goal ([`UNREACHABLE`] where none).
-    pub fn all_distances(&self) -> &[Vec<u32>] {
+    pub fn all_distances(&self) -> &[GoalDistances] {
         &self.to_goal
+    }
+
+    /// Bytes the distance tables hold.
+    pub fn distance_bytes(&self) -> u64 {
+        self.to_goal.iter().map(GoalDistances::bytes).sum()
     }
 
     /// Steps from `cell` to agent `agent`'s goal ([`UNREACHABLE`] when there is no way).
     pub fn distance(&self, agent: usize, cell: CellId) -> u32 {
-        self.to_goal[agent][cell.index()]
+        self.to_goal[agent].view().at(cell.index())
     }
 
     /// The largest single-agent distance: no plan is shorter. `None` when some agent
@@ -1076,14 +1189,13 @@ impl<'a, 't> Driver<'a, 't> {
             Method::Horizons(h) => (h, true),
             Method::HorizonsOnly(h) => (h, false),
         };
-        let distance_bytes = (k as u64).saturating_mul(grid.cell_count() as u64 * 4);
-        if distance_bytes > self.limits.budget_mib.saturating_mul(MIB) {
-            return Err(self.over(format!(
+        let budget = self.limits.budget_mib.saturating_mul(MIB);
+        let instance = Instance::within(grid, starts, goals, budget).map_err(|needed| {
+            self.over(format!(
                 "{} MiB for the distances of {k} agents",
-                distance_bytes.div_ceil(MIB)
-            )));
-        }
-        let instance = Instance::new(grid, starts, goals);
+                needed.div_ceil(MIB)
+            ))
+        })?;
         (self.trace)(&Event::LowerBound(instance.lower_bound()));
         let Some(lower_bound) = instance.lower_bound() else {
             return Ok(Answer::proven(Found::NEVER));
@@ -1315,10 +1427,7 @@ impl<'a, 't> Driver<'a, 't> {
     ) -> Result<Proof, Unanswered> {
         let joint_allowed = instance.starts.len() <= MAX_GHOSTS as usize;
         let room = self
-            .room(
-                (instance.starts.len() as u64)
-                    .saturating_mul(instance.grid.cell_count() as u64 * 4),
-            )
+            .room(instance.distance_bytes())
             .saturating_sub(held_bytes);
         let mut horizon = lower_bound;
         let mut tried_cores: Vec<Vec<usize>> = Vec::new();
@@ -1596,7 +1705,7 @@ impl<'a, 't> Driver<'a, 't> {
                 self.lacam_found(outcome)?
             }
         };
-        let room = self.room((k as u64).saturating_mul(grid.cell_count() as u64 * 4));
+        let room = self.room(instance.distance_bytes());
         let probes_end = {
             let left = limit.saturating_sub(self.started.elapsed());
             Instant::now() + left.mul_f64(PROBE_SHARE)

@@ -102,8 +102,8 @@ pub fn count_variables(instance: &Instance<'_>, horizon: u32) -> u64 {
     for a in 0..instance.starts.len() {
         let from_start = instance.grid.distances(instance.starts[a], None);
         let to_goal = instance.distances(a);
-        for (s, g) in from_start.iter().zip(to_goal) {
-            if let Some(sum) = s.checked_add(*g) {
+        for (s, g) in from_start.iter().zip(to_goal.iter()) {
+            if let Some(sum) = s.checked_add(g) {
                 if sum <= horizon {
                     // Cell v is available for t in s..=T - g.
                     total += u64::from(horizon - sum + 1);
@@ -185,7 +185,7 @@ impl Encoding {
             let window: Vec<u32> = (0..cells as u32)
                 .filter(|&v| {
                     from_start[v as usize]
-                        .checked_add(to_goal[v as usize])
+                        .checked_add(to_goal.at(v as usize))
                         .is_some_and(|s| s as usize <= t_max)
                 })
                 .collect();
@@ -195,7 +195,7 @@ impl Encoding {
                     .iter()
                     .filter(|&&v| {
                         from_start[v as usize] as usize <= t
-                            && to_goal[v as usize] as usize <= t_max - t
+                            && to_goal.at(v as usize) as usize <= t_max - t
                     })
                     .map(|&v| {
                         let var = next_var;

@@ -81,8 +81,8 @@ pub fn count_variables(instance: &Instance<'_>, agents: &[usize], reach: u32) ->
     for &a in agents {
         let home_by = instance.distance(a, instance.starts[a]) + reach;
         let from_start = instance.grid.distances(instance.starts[a], None);
-        for (s, g) in from_start.iter().zip(instance.distances(a)) {
-            if let Some(sum) = s.checked_add(*g) {
+        for (s, g) in from_start.iter().zip(instance.distances(a).iter()) {
+            if let Some(sum) = s.checked_add(g) {
                 if sum <= home_by {
                     total += u64::from(home_by - sum + 1);
                 }
@@ -362,7 +362,7 @@ impl Session {
         let window: Vec<u32> = (0..cells as u32)
             .filter(|&v| {
                 from_start[v as usize]
-                    .checked_add(to_goal[v as usize])
+                    .checked_add(to_goal.at(v as usize))
                     .is_some_and(|s| s as usize <= home_by)
             })
             .collect();
@@ -372,7 +372,7 @@ impl Session {
                 .iter()
                 .filter(|&&v| {
                     from_start[v as usize] as usize <= t
-                        && to_goal[v as usize] as usize <= home_by.saturating_sub(t)
+                        && to_goal.at(v as usize) as usize <= home_by.saturating_sub(t)
                 })
                 .map(|&v| {
                     self.last_var += 1;
@@ -428,7 +428,7 @@ impl Session {
         // Away from the goal at t on v: at least t + dist(v, goal) - d_a extra steps.
         for (t, layer) in layers.iter().enumerate() {
             for &(v, x) in layer {
-                let extra = (t + to_goal[v as usize] as usize).saturating_sub(distance);
+                let extra = (t + to_goal.at(v as usize) as usize).saturating_sub(distance);
                 if v != goal && extra > 0 {
                     if let Some(&e) = count.get(extra - 1) {
                         solver.add_clause([-x, e]);

@@ -185,14 +185,13 @@ pub fn solve_within(
     let k = starts.len();
     let budget = budget_mib.saturating_mul(MIB);
     let over = |detail: String| Unanswered::OverBudget { budget_mib, detail };
-    let distance_bytes = (k as u64).saturating_mul(grid.cell_count() as u64 * 4);
-    if distance_bytes > budget {
-        return Err(over(format!(
+    let instance = Instance::within(grid, starts, goals, budget).map_err(|needed| {
+        over(format!(
             "{} MiB for the distances of {k} agents",
-            distance_bytes.div_ceil(MIB)
-        )));
-    }
-    let instance = Instance::new(grid, starts, goals);
+            needed.div_ceil(MIB)
+        ))
+    })?;
+    let distance_bytes = instance.distance_bytes();
     if instance.lower_bound().is_none() {
         return Ok(None);
     }

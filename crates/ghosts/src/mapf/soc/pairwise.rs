@@ -146,8 +146,8 @@ fn shortest_path_times(instance: &Instance<'_>) -> Vec<Vec<u32>> {
             let from_start = instance.grid.distances(instance.starts[a], None);
             from_start
                 .iter()
-                .zip(instance.distances(a))
-                .map(|(&s, &g)| {
+                .zip(instance.distances(a).iter())
+                .map(|(&s, g)| {
                     if s.checked_add(g) == Some(distance) {
                         s
                     } else {
