@@ -11,7 +11,8 @@ mod common;
 
 use ghosts::Dataset;
 use ghosts::internals::mapf::{
-    self, Event, Horizons, Instance, Method, constructive, refine, sat, solvable,
+    self, Event, Horizons, Instance, Method, Techniques, constructive, refine, repair, sat,
+    solvable,
 };
 use ghosts::internals::{Want, check_plan};
 use grid_core::rng::SplitMix64;
@@ -54,14 +55,26 @@ fn check_traced(
     expected: Option<u32>,
     trace: &mut dyn FnMut(&Event),
 ) {
+    check_with(dataset, method, Techniques::default(), expected, trace);
+}
+
+/// [`check_traced`] with `techniques`.
+fn check_with(
+    dataset: &Dataset,
+    method: Method,
+    techniques: Techniques,
+    expected: Option<u32>,
+    trace: &mut dyn FnMut(&Event),
+) {
     let clock = std::time::Instant::now();
-    let solution = mapf::solve_traced(
+    let solution = mapf::solve_with(
         dataset.grid(),
         dataset.starts(),
         dataset.homes(),
         Want::Plan,
         64,
         method,
+        techniques,
         trace,
     )
     .unwrap();
@@ -100,6 +113,8 @@ fn every_method_equals_plain_bfs_on_thousands_of_tiny_maps() {
     let mut cored = 0;
     // Horizons skipped by a small core's own optimum.
     let mut core_jumps = 0;
+    // Optima that prioritized planning missed, found by the collision repair.
+    let mut repaired = 0;
     let mut per_agents = [0usize; 9];
     while compared < COUNT {
         let agents = rng.between(2, 8);
@@ -133,6 +148,8 @@ fn every_method_equals_plain_bfs_on_thousands_of_tiny_maps() {
             said_never += 1;
         }
         check(&dataset, Method::Auto, expected);
+        let off = Techniques { repair: false };
+        check_with(&dataset, Method::Auto, off, expected, &mut |_| {});
         check(&dataset, Method::JointSearch, expected);
         match expected {
             Some(steps) => {
@@ -157,6 +174,18 @@ fn every_method_equals_plain_bfs_on_thousands_of_tiny_maps() {
                 );
                 check(&dataset, Method::Horizons(Horizons::PlanThenSat), expected);
                 check(&dataset, Method::Horizons(Horizons::SatOnly), expected);
+                // The collision repair at every horizon planning fails at: a plan it
+                // leaves with no collision is taken as the optimum there.
+                check_traced(
+                    &dataset,
+                    Method::Horizons(Horizons::PlanRepairCore),
+                    expected,
+                    &mut |event| {
+                        if let Event::Repair { left: 0, .. } = event {
+                            repaired += 1;
+                        }
+                    },
+                );
                 // The decisions themselves: possible at the optimum (with a plan that
                 // replays), impossible just below.
                 let lower = instance.lower_bound().unwrap();
@@ -192,6 +221,9 @@ fn every_method_equals_plain_bfs_on_thousands_of_tiny_maps() {
     // 303 with this seed: the core's rounds (SAT on a subset, the rest planned around it)
     // are compared with the plain BFS, not only the first planning pass.
     assert!(cored > 100, "the core decided only {cored} optima");
+    // 32 with this seed: the repair's plans are compared with the optimum, not only
+    // replayed.
+    assert!(repaired > 20, "the repair found only {repaired} optima");
     // The core's optimum as a new lower bound is compared too, not only the horizons.
     assert!(
         core_jumps > 20,
@@ -362,6 +394,7 @@ fn replays(grid: &Grid, starts: &[CellId], goals: &[CellId], paths: &[Vec<u32>],
 fn prioritized_plans_replay_and_prove_only_at_a_proven_bound() {
     let mut rng = SplitMix64::new(1901);
     let (mut compared, mut at_bound, mut above_bound) = (0, 0, 0);
+    let (mut repaired, mut repaired_at_optimum) = (0, 0);
     while compared < 200 {
         let agents = rng.between(2, 6);
         let (width, height) = (rng.between(1, 6), rng.between(1, 5));
@@ -402,6 +435,19 @@ fn prioritized_plans_replay_and_prove_only_at_a_proven_bound() {
                     assert_eq!(optimum, Some(lower), "{}", draw(&dataset));
                 }
             }
+            // The collision repair's plans, likewise.
+            if let Some(paths) = repair::plan_at(&instance, horizon, 300, u64::from(horizon)) {
+                replays(grid, starts, goals, &paths, horizon);
+                let plan = constructive::to_placements(&paths, horizon);
+                assert_eq!(check_plan(&dataset, &plan), Ok(horizon as usize));
+                assert!(
+                    optimum.is_some_and(|opt| opt <= horizon),
+                    "a repaired plan of {horizon} against the optimum {optimum:?}\n{}",
+                    draw(&dataset)
+                );
+                repaired += 1;
+                repaired_at_optimum += usize::from(optimum == Some(horizon));
+            }
         }
         // The driver: a horizon settled by planning is the optimum.
         let mut settled_at = None;
@@ -433,6 +479,10 @@ fn prioritized_plans_replay_and_prove_only_at_a_proven_bound() {
     // found by planning above it, after SAT proved the horizons below impossible.
     assert!(at_bound > 100, "planning settled {at_bound} at the bound");
     assert!(above_bound > 5, "planning settled {above_bound} above it");
+    assert!(
+        repaired > 200 && repaired_at_optimum > 100,
+        "the repair planned {repaired} horizons, {repaired_at_optimum} at the optimum"
+    );
 }
 
 /// Prioritized planning with many agents (10 to 120 on random maps of up to 24 x 24):

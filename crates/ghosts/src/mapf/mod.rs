@@ -31,6 +31,7 @@ pub mod lacam;
 pub mod lns;
 pub mod pibt;
 pub mod refine;
+pub mod repair;
 pub mod result_file;
 pub mod sat;
 pub mod show;
@@ -298,10 +299,31 @@ pub enum Horizons {
     /// Prioritized planning first, then the SAT decision on a growing core of agents
     /// ([`refine`]) when it fails.
     PlanThenCore,
+    /// Prioritized planning first, then the collision repair ([`repair`], at most
+    /// [`REPAIR_COUNTED_STEPS`] steps) at every horizon, then the SAT decision on a
+    /// growing core of agents: for the tests, which compare the repair's plans with the
+    /// exhaustive optimum at every horizon (the default runs it at the bound only).
+    PlanRepairCore,
     /// Prioritized planning first, the SAT decision on every agent when it fails.
     PlanThenSat,
     /// The SAT decision only.
     SatOnly,
+}
+
+/// The switchable techniques of the makespan's driver (each on by default), so that a
+/// test compares the answers with each on and off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Techniques {
+    /// The collision repair ([`repair`]) at the lower bound when prioritized planning
+    /// fails there and a small SAT core does not decide it: a plan with no collision is
+    /// the optimum.
+    pub repair: bool,
+}
+
+impl Default for Techniques {
+    fn default() -> Self {
+        Techniques { repair: true }
+    }
 }
 
 /// Why an instance got no answer. The front door's [`crate::SolveError`] says the same
@@ -448,6 +470,21 @@ pub enum Event {
         /// Wall seconds it took.
         seconds: f64,
     },
+    /// The collision repair ([`repair`]) at one horizon: a plan of that makespan when
+    /// no pair of agents collides any more.
+    Repair {
+        /// The horizon T.
+        horizon: u32,
+        /// Colliding pairs of its first plan (`None`: it could not start, over its
+        /// memory or an agent's search cap).
+        from: Option<usize>,
+        /// Colliding pairs left (0: a plan of makespan T).
+        left: usize,
+        /// Steps made.
+        steps: u64,
+        /// Wall seconds it took.
+        seconds: f64,
+    },
     /// The SAT decision on every agent at one horizon.
     Sat {
         /// The horizon T.
@@ -581,6 +618,29 @@ impl std::fmt::Display for Event {
                      {steps} steps ({seconds:.3} s)"
                 ),
             },
+            Event::Repair {
+                horizon,
+                from: None,
+                seconds,
+                ..
+            } => write!(
+                f,
+                "collision repair at T = {horizon}: not started, over its memory or a \
+                 search's cap ({seconds:.3} s)"
+            ),
+            Event::Repair {
+                horizon,
+                from: Some(from),
+                left,
+                steps,
+                seconds,
+            } => write!(
+                f,
+                "{}collision repair at T = {horizon}: {} ({from} colliding pairs at first, \
+                 {left} after {steps} steps, {seconds:.3} s)",
+                if *left == 0 { "settled by " } else { "" },
+                verdict(*left == 0)
+            ),
             Event::Sat {
                 horizon,
                 found,
@@ -632,6 +692,35 @@ pub fn solve_traced(
     method: Method,
     trace: &mut dyn FnMut(&Event),
 ) -> Result<Found, Unanswered> {
+    solve_with(
+        grid,
+        starts,
+        goals,
+        want,
+        budget_mib,
+        method,
+        Techniques::default(),
+        trace,
+    )
+}
+
+/// [`solve_traced`] with `techniques` (for the tests, which compare the answers with
+/// each technique on and off).
+///
+/// # Errors
+/// As [`solve`].
+#[allow(clippy::too_many_arguments)] // the arguments of `solve_traced` and the switches
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
+pub fn solve_with(
+    grid: &Grid,
+    starts: &[CellId],
+    goals: &[CellId],
+    want: Want,
+    budget_mib: u64,
+    method: Method,
+    techniques: Techniques,
+    trace: &mut dyn FnMut(&Event),
+) -> Result<Found, Unanswered> {
     let agents = Agents {
         grid,
         starts,
@@ -643,6 +732,7 @@ pub fn solve_traced(
         time_limit: None,
     };
     Driver::new(agents, want, limits, trace)
+        .with_techniques(techniques)
         .run(method)
         .map(|answer| answer.found)
 }
@@ -820,6 +910,37 @@ impl Answer {
             unproven_bound: None,
         }
     }
+}
+
+/// With a time limit, the collision repair at the bound goes on until this share of it
+/// (see [`Driver::repair`]).
+const REPAIR_SHARE: f64 = 0.3;
+
+/// Without a time limit (and in the tests' counted runs), the collision repair's steps
+/// at one horizon, at most.
+pub const REPAIR_COUNTED_STEPS: u64 = 2000;
+
+/// After the proof stopped, the collision repair's turn before each of the
+/// neighbourhood search and LaCAM* (see [`Driver::improve`]): always this long, since
+/// its plan is a proof and theirs are not (room-32-32-4 `random-1` with 200 agents: from
+/// 3 colliding pairs to none in 4 470 steps, 9 s of such turns; with turns halved while
+/// the pairs did not drop, as theirs are, none of 9 in 1 418 steps).
+const REPAIR_TURN: Duration = Duration::from_millis(1000);
+
+/// The seed of the collision repair's choices.
+const REPAIR_SEED: u64 = 29;
+
+/// With a time limit, the small SAT core at the bound gives up at this share of it (see
+/// [`Driver::small_core_deadline`]).
+const SMALL_CORE_SHARE: f64 = 0.1;
+
+/// How long [`Driver::repair`] may go.
+#[derive(Debug, Clone, Copy)]
+enum RepairBudget {
+    /// Until this instant.
+    Until(Instant),
+    /// At most this many steps.
+    Steps(u64),
 }
 
 /// The share of the time limit LaCAM* gets for the first plans, at most.
@@ -1060,6 +1181,7 @@ struct Driver<'a, 't> {
     proof_end: Option<Duration>,
     /// [`Stopwatch::Counted`]: the time checks left before the proof stops.
     checks_left: std::cell::Cell<u32>,
+    techniques: Techniques,
     trace: &'t mut dyn FnMut(&Event),
 }
 
@@ -1078,8 +1200,15 @@ impl<'a, 't> Driver<'a, 't> {
             stopwatch: Stopwatch::Wall(limits.time_limit),
             proof_end: None,
             checks_left: std::cell::Cell::new(0),
+            techniques: Techniques::default(),
             trace,
         }
+    }
+
+    /// The driver with `techniques` instead of the default ones.
+    fn with_techniques(mut self, techniques: Techniques) -> Self {
+        self.techniques = techniques;
+        self
     }
 
     /// The driver stopped by `stopwatch` instead of the wall clock of `limits`.
@@ -1217,6 +1346,7 @@ impl<'a, 't> Driver<'a, 't> {
             self.proof_end = Some(limit.mul_f64(PROOF_SHARE));
         }
         let mut proven_below = lower_bound;
+        let mut repairing = None;
         let proof = self.horizons(
             &instance,
             search.bytes(),
@@ -1224,6 +1354,7 @@ impl<'a, 't> Driver<'a, 't> {
             lower_bound,
             &mut incumbent,
             &mut proven_below,
+            &mut repairing,
         );
         let stopped = match proof {
             Err(stopped @ (Unanswered::Time { .. } | Unanswered::OverBudget { .. })) => stopped,
@@ -1236,7 +1367,10 @@ impl<'a, 't> Driver<'a, 't> {
             Err(e) => return Err(e),
         };
         self.proof_end = None;
-        let best = self.improve(&instance, &mut search, proven_below, incumbent);
+        // The repair goes on only at the horizon that is still the proven bound.
+        let repairing =
+            repairing.filter(|repair: &repair::Repair<'_, '_>| repair.horizon() == proven_below);
+        let best = self.improve(&instance, &mut search, proven_below, incumbent, repairing);
         let Some(best) = best else {
             return Err(stopped);
         };
@@ -1416,14 +1550,16 @@ impl<'a, 't> Driver<'a, 't> {
     /// reaches the makespan of `incumbent` proves it optimal. When planning fails at the
     /// lower bound, [`Driver::shorten_first`] shortens `incumbent` before the SAT
     /// decisions.
-    fn horizons(
+    #[allow(clippy::too_many_arguments)] // the steps' state, kept by the caller
+    fn horizons<'i, 'g>(
         &mut self,
-        instance: &Instance<'_>,
+        instance: &'i Instance<'g>,
         held_bytes: u64,
         horizons: Horizons,
         lower_bound: u32,
         incumbent: &mut Option<Found>,
         proven_below: &mut u32,
+        repairing: &mut Option<repair::Repair<'i, 'g>>,
     ) -> Result<Proof, Unanswered> {
         let joint_allowed = instance.starts.len() <= MAX_GHOSTS as usize;
         let room = self
@@ -1431,6 +1567,9 @@ impl<'a, 't> Driver<'a, 't> {
             .saturating_sub(held_bytes);
         let mut horizon = lower_bound;
         let mut tried_cores: Vec<Vec<usize>> = Vec::new();
+        // Whether no horizon has passed the small core undecided yet: the first that does
+        // gets the repair and the neighbourhood search before the large cores.
+        let mut first_open = true;
         loop {
             *proven_below = horizon;
             if let Some(best) = incumbent
@@ -1448,15 +1587,33 @@ impl<'a, 't> Driver<'a, 't> {
                     return Ok(Proof::Found(self.found(horizon, &paths)));
                 }
                 self.check_time()?;
-                if horizon == lower_bound
+                if horizons == Horizons::PlanRepairCore
+                    && let Some(paths) = self.repair(
+                        instance,
+                        horizon,
+                        room,
+                        RepairBudget::Steps(REPAIR_COUNTED_STEPS),
+                        &mut None,
+                    )
+                {
+                    return Ok(Proof::Found(self.found(horizon, &paths)));
+                }
+                if first_open
                     && horizons == Horizons::PlanThenCore
-                    && self.can_shorten(incumbent.as_ref())
+                    && (self.can_shorten(incumbent.as_ref()) || self.techniques.repair)
                 {
                     // A small core first (the sweep's cores at the bound have 2 to 6
                     // agents and settle in milliseconds); past it, the plan toward the
                     // bound before the large cores.
                     let small = room.min(SMALL_CORE_VARIABLES * sat::BYTES_PER_VARIABLE);
-                    match self.core_decision(instance, horizon, small, &mut tried_cores) {
+                    let until = self.small_core_deadline();
+                    match self.core_decision_until(
+                        instance,
+                        horizon,
+                        small,
+                        &mut tried_cores,
+                        until,
+                    ) {
                         Ok(Horizon::Plan(paths)) => {
                             return Ok(Proof::Found(self.found(horizon, &paths)));
                         }
@@ -1466,9 +1623,20 @@ impl<'a, 't> Driver<'a, 't> {
                         }
                         Ok(Horizon::Never) => return Ok(Proof::Found(Found::NEVER)),
                         Err(Unanswered::OverBudget { .. }) => {}
+                        // Stopped at its own deadline, before the proof's end.
+                        Err(Unanswered::Time { .. }) if !self.wall_passed() => {}
                         Err(stopped) => return Err(stopped),
                     }
-                    if self.shorten_first(instance, lower_bound, incumbent)
+                    first_open = false;
+                    if self.techniques.repair
+                        && let Some(paths) =
+                            self.repair(instance, horizon, room, self.repair_budget(), repairing)
+                    {
+                        return Ok(Proof::Found(self.found(horizon, &paths)));
+                    }
+                    self.check_time()?;
+                    if self.can_shorten(incumbent.as_ref())
+                        && self.shorten_first(instance, horizon, incumbent)
                         && let Some(best) = incumbent
                             .as_ref()
                             .filter(|best| best.steps.is_some_and(|m| m <= horizon))
@@ -1478,7 +1646,7 @@ impl<'a, 't> Driver<'a, 't> {
                 }
             }
             let outcome = match horizons {
-                Horizons::PlanThenCore => {
+                Horizons::PlanThenCore | Horizons::PlanRepairCore => {
                     self.core_decision(instance, horizon, room, &mut tried_cores)?
                 }
                 Horizons::PlanThenSat | Horizons::SatOnly => {
@@ -1491,6 +1659,76 @@ impl<'a, 't> Driver<'a, 't> {
                 Horizon::Never => return Ok(Proof::Found(Found::NEVER)),
             }
         }
+    }
+
+    /// How long [`Driver::repair`] may go at the bound: with a time limit, until
+    /// [`REPAIR_SHARE`] of it (or the proof's end); otherwise [`REPAIR_COUNTED_STEPS`]
+    /// steps, so that every run without a limit repeats.
+    fn repair_budget(&self) -> RepairBudget {
+        match self.stopwatch {
+            Stopwatch::Wall(Some(limit)) => {
+                RepairBudget::Until(self.started + self.end(limit).min(limit.mul_f64(REPAIR_SHARE)))
+            }
+            _ => RepairBudget::Steps(REPAIR_COUNTED_STEPS),
+        }
+    }
+
+    /// Step: the collision repair of [`repair`] at `horizon` within `budget` and the
+    /// memory `room`; the paths when it leaves no collision (a plan of makespan T).
+    ///
+    /// Why at the bound, before the neighbourhood search and the large SAT cores: on the
+    /// open rows of `docs/mapf.md` the optimum is the bound wherever it is known, and a
+    /// plan at the bound is the proof; SAT's cores there grow without an end, and
+    /// shortening a longer plan stops a few steps above the bound.
+    ///
+    /// When it stops with collisions left, the repair is kept in `kept`: with a time
+    /// limit, [`Driver::improve`] gives it turns while T is still the proven bound.
+    fn repair<'i, 'g>(
+        &mut self,
+        instance: &'i Instance<'g>,
+        horizon: u32,
+        room: u64,
+        budget: RepairBudget,
+        kept: &mut Option<repair::Repair<'i, 'g>>,
+    ) -> Option<Vec<Vec<u32>>> {
+        let clock = Instant::now();
+        let k = instance.starts.len();
+        let fits = repair::memory_need(instance.grid, horizon, k).is_some_and(|need| need <= room);
+        let search = fits
+            .then(|| repair::Repair::new(instance, horizon, REPAIR_SEED))
+            .flatten();
+        let Some(mut search) = search else {
+            (self.trace)(&Event::Repair {
+                horizon,
+                from: None,
+                left: 0,
+                steps: 0,
+                seconds: clock.elapsed().as_secs_f64(),
+            });
+            return None;
+        };
+        let from = search.colliding_pairs();
+        let mut steps = 0u64;
+        let repaired = search.repair_until(&mut || {
+            let stop = match budget {
+                RepairBudget::Until(end) => Instant::now() > end,
+                RepairBudget::Steps(most) => steps >= most,
+            };
+            steps += u64::from(!stop);
+            stop
+        });
+        (self.trace)(&Event::Repair {
+            horizon,
+            from: Some(from),
+            left: search.colliding_pairs(),
+            steps,
+            seconds: clock.elapsed().as_secs_f64(),
+        });
+        if repaired {
+            return Some(search.into_paths());
+        }
+        *kept = Some(search);
+        None
     }
 
     /// Whether [`Driver::shorten_first`] has something to do: a time limit and a plan.
@@ -1678,6 +1916,7 @@ impl<'a, 't> Driver<'a, 't> {
         search: &mut lacam::Search<'_>,
         lower: u32,
         best: Option<Found>,
+        mut repairing: Option<repair::Repair<'_, '_>>,
     ) -> Option<Found> {
         let Stopwatch::Wall(Some(limit)) = self.stopwatch else {
             return best;
@@ -1772,7 +2011,29 @@ impl<'a, 't> Driver<'a, 't> {
         let turn = |fruitless: u32| {
             IMPROVE_TURN / (1 << fruitless.saturating_sub(FRUITLESS_TURNS_KEPT).min(4))
         };
+        let (mut repair_steps, repair_clock) = (0u64, Instant::now());
+        let repair_from = repairing.as_ref().map(repair::Repair::colliding_pairs);
         while lns.makespan() > lower && !stop() {
+            if let Some(repair) = repairing.as_mut() {
+                // The collision repair at the proven bound first: its plan is the proof.
+                let turn_end = Instant::now() + REPAIR_TURN;
+                let repaired = repair.repair_until(&mut || {
+                    let stopped = stop() || Instant::now() > turn_end;
+                    repair_steps += u64::from(!stopped);
+                    stopped
+                });
+                if repaired {
+                    (self.trace)(&Event::Repair {
+                        horizon: lower,
+                        from: repair_from,
+                        left: 0,
+                        steps: repair_steps,
+                        seconds: repair_clock.elapsed().as_secs_f64(),
+                    });
+                    let paths = repairing.take().map(repair::Repair::into_paths);
+                    return paths.map(|paths| self.found(lower, &paths));
+                }
+            }
             let turn_end = Instant::now() + turn(lns_fruitless);
             let before = lns.makespan();
             lns.shorten_until(lower, &mut || {
@@ -1819,6 +2080,15 @@ impl<'a, 't> Driver<'a, 't> {
                 lns_fruitless = 0;
             }
         }
+        if let Some(repair) = repairing {
+            (self.trace)(&Event::Repair {
+                horizon: lower,
+                from: repair_from,
+                left: repair.colliding_pairs(),
+                steps: repair_steps,
+                seconds: repair_clock.elapsed().as_secs_f64(),
+            });
+        }
         let makespan = lns.makespan();
         (self.trace)(&Event::Shortened {
             makespan,
@@ -1839,9 +2109,42 @@ impl<'a, 't> Driver<'a, 't> {
         room: u64,
         tried_cores: &mut Vec<Vec<usize>>,
     ) -> Result<Horizon, Unanswered> {
+        let deadline = self.deadline();
+        self.core_decision_until(instance, horizon, room, tried_cores, deadline)
+    }
+
+    /// When the small core at the bound gives up: with a time limit, at
+    /// [`SMALL_CORE_SHARE`] of it (or the proof's end), so that the collision repair and
+    /// the neighbourhood search get their turn (maze-32-32-4 `even-1` with 150 agents:
+    /// its small core at the bound 88 did not end in the 30 s of the proof); otherwise
+    /// the proof's deadline.
+    fn small_core_deadline(&self) -> sat::Deadline {
+        match self.stopwatch {
+            Stopwatch::Wall(Some(limit)) => sat::Deadline(
+                self.started
+                    .checked_add(self.end(limit).min(limit.mul_f64(SMALL_CORE_SHARE))),
+            ),
+            _ => self.deadline(),
+        }
+    }
+
+    /// Whether the wall clock has passed the proof's end (never without a time limit).
+    fn wall_passed(&self) -> bool {
+        self.wall_deadline()
+            .is_some_and(|deadline| Instant::now() > deadline)
+    }
+
+    /// [`Driver::core_decision`], its SAT decisions given up at `deadline`.
+    fn core_decision_until(
+        &mut self,
+        instance: &Instance<'_>,
+        horizon: u32,
+        room: u64,
+        tried_cores: &mut Vec<Vec<usize>>,
+        deadline: sat::Deadline,
+    ) -> Result<Horizon, Unanswered> {
         let clock = Instant::now();
         let max_variables = room / sat::BYTES_PER_VARIABLE;
-        let deadline = self.deadline();
         let refined =
             refine::decide_until(instance, horizon, max_variables, deadline).map_err(|e| {
                 self.over(format!(
