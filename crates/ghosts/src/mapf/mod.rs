@@ -916,8 +916,8 @@ impl Answer {
 /// (see [`Driver::repair`]).
 const REPAIR_SHARE: f64 = 0.3;
 
-/// Without a time limit (and in the tests' counted runs), the collision repair's steps
-/// at one horizon, at most.
+/// In the tests' counted runs ([`Stopwatch::Counted`] and
+/// [`Horizons::PlanRepairCore`]), the collision repair's steps at one horizon, at most.
 pub const REPAIR_COUNTED_STEPS: u64 = 2000;
 
 /// After the proof stopped, the collision repair's turn before each of the
@@ -1600,7 +1600,7 @@ impl<'a, 't> Driver<'a, 't> {
                 }
                 if first_open
                     && horizons == Horizons::PlanThenCore
-                    && (self.can_shorten(incumbent.as_ref()) || self.techniques.repair)
+                    && (self.can_shorten(incumbent.as_ref()) || self.repair_budget().is_some())
                 {
                     // A small core first (the sweep's cores at the bound have 2 to 6
                     // agents and settle in milliseconds); past it, the plan toward the
@@ -1628,9 +1628,8 @@ impl<'a, 't> Driver<'a, 't> {
                         Err(stopped) => return Err(stopped),
                     }
                     first_open = false;
-                    if self.techniques.repair
-                        && let Some(paths) =
-                            self.repair(instance, horizon, room, self.repair_budget(), repairing)
+                    if let Some(budget) = self.repair_budget()
+                        && let Some(paths) = self.repair(instance, horizon, room, budget, repairing)
                     {
                         return Ok(Proof::Found(self.found(horizon, &paths)));
                     }
@@ -1662,14 +1661,21 @@ impl<'a, 't> Driver<'a, 't> {
     }
 
     /// How long [`Driver::repair`] may go at the bound: with a time limit, until
-    /// [`REPAIR_SHARE`] of it (or the proof's end); otherwise [`REPAIR_COUNTED_STEPS`]
-    /// steps, so that every run without a limit repeats.
-    fn repair_budget(&self) -> RepairBudget {
+    /// [`REPAIR_SHARE`] of it (or the proof's end); with [`Stopwatch::Counted`],
+    /// [`REPAIR_COUNTED_STEPS`] steps; `None` when it is switched off, or without a time
+    /// limit (every answer there comes from planning or SAT, as before the repair, so
+    /// that a run under a memory budget answers as it did: the over-budget error of
+    /// `mapf-over-budget-search`, which the repair would plan).
+    fn repair_budget(&self) -> Option<RepairBudget> {
+        if !self.techniques.repair {
+            return None;
+        }
         match self.stopwatch {
-            Stopwatch::Wall(Some(limit)) => {
-                RepairBudget::Until(self.started + self.end(limit).min(limit.mul_f64(REPAIR_SHARE)))
-            }
-            _ => RepairBudget::Steps(REPAIR_COUNTED_STEPS),
+            Stopwatch::Wall(Some(limit)) => Some(RepairBudget::Until(
+                self.started + self.end(limit).min(limit.mul_f64(REPAIR_SHARE)),
+            )),
+            Stopwatch::Wall(None) => None,
+            Stopwatch::Counted { .. } => Some(RepairBudget::Steps(REPAIR_COUNTED_STEPS)),
         }
     }
 
