@@ -21,7 +21,8 @@
 //!
 //! With `move_weights` on (FESS's move weights), the "pushes so far" of the priority
 //! count the moves that are not an advisor's ([`super::advisor`],
-//! [`super::connectivity`]), one each, and an advisor's move as nothing.
+//! [`super::connectivity`], [`super::hotspots`]), one each, and an advisor's move as
+//! nothing.
 //!
 //! With `corrals` on, a state with a PI-corral pushes only its barrier's boxes
 //! (`crate::corral`).
@@ -45,6 +46,7 @@ use super::advisor::PackingAdvisor;
 use super::connectivity::ConnectivityAdvisor;
 use super::corral_deadlock::CorralDeadlocks;
 use super::goal_room::GoalRooms;
+use super::hotspots::HotspotAdvisor;
 use super::store::{Budget, NONE, Store};
 use super::walk::Walker;
 use super::{Guide, Halt, Options};
@@ -324,6 +326,12 @@ pub(super) fn search(
     let mut moves: Vec<(usize, CellId, CellId, u32)> = Vec::new();
     let mut advisor = options.advisor.then(|| PackingAdvisor::new(level));
     let mut connectivity = options.connectivity.then(|| ConnectivityAdvisor::new(n));
+    let mut hotspots = if options.hotspots && n <= super::hotspots::MAX_SQUARES {
+        budget.take(HotspotAdvisor::bytes(n))?;
+        HotspotAdvisor::new(level, &board)
+    } else {
+        None
+    };
     let mut expanded = 0u64;
     while let Some(state) = queue.pop(&mut budget) {
         expanded += 1;
@@ -423,6 +431,9 @@ pub(super) fn search(
                 count,
                 &mut moves,
             );
+        }
+        if let Some(hotspots) = hotspots.as_mut() {
+            hotspots.advise(&board, &boxes, &mut occupied, player, &mut moves);
         }
         for (m, &(i, to, standing, length)) in moves.iter().enumerate() {
             let cell = CellId::new(usize::from(boxes[i]));

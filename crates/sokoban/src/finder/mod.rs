@@ -15,6 +15,8 @@
 //!   as one move;
 //! - `connectivity`: FESS's connectivity advisor, a box moved to where it leaves the
 //!   fewest regions as one move;
+//! - `hotspots`: FESS's hotspots advisor, the box that blocks the most others' ways to
+//!   the goals moved to where it blocks the fewest as one move;
 //! - `goal_room`: a box at a goal room's door sent to its goal as one move;
 //! - `box_path`: the pushes that take one box from square to square;
 //! - `store`: the states seen and the memory budget;
@@ -31,6 +33,7 @@ mod connectivity;
 mod corral_deadlock;
 mod goal_room;
 mod greedy;
+mod hotspots;
 mod packing;
 mod replay;
 mod store;
@@ -91,6 +94,10 @@ pub struct Options {
     /// FESS's connectivity advisor: besides the pushes, a state gets the move of one box
     /// that most lowers the regions the boxes cut the floor into (`connectivity`).
     pub connectivity: bool,
+    /// FESS's hotspots advisor: besides the pushes, a state gets the move of the box
+    /// that blocks the most other boxes' ways to the goals to where it blocks the
+    /// fewest (`hotspots`).
+    pub hotspots: bool,
 }
 
 /// The estimate of the pushes left that guides the search.
@@ -119,6 +126,7 @@ impl Default for Options {
             advisor: false,
             move_weights: false,
             connectivity: false,
+            hotspots: false,
         }
     }
 }

@@ -55,6 +55,7 @@ fn agrees_with_the_exact_search_on_generated_levels() {
             move_weights: true,
             advisor: true,
             connectivity: true,
+            hotspots: true,
             cycling: true,
             corral_deadlocks: true,
             ..Options::default()
@@ -363,5 +364,27 @@ fn fess_order_keeps_solvability_and_replays() {
         ..Options::default()
     };
     let (solved, tried) = on_goal_rooms_and_microban(1605, &fess);
+    assert!(solved * 10 >= tried * 9, "{solved} of {tried}");
+}
+
+/// The hotspots advisor only adds edges: FESS's order proper with it finds a solution on
+/// the same generated rooms as the plain finder, agrees with the exact search on
+/// goal-room levels, and its solutions, the advisor's moves included, replay legally; on
+/// Microban too.
+#[test]
+fn the_hotspots_advisor_keeps_solvability_and_replays() {
+    let with = Options {
+        g_weight: 1,
+        h_weight: 0,
+        advisor: true,
+        connectivity: true,
+        hotspots: true,
+        move_weights: true,
+        cycling: true,
+        corral_deadlocks: true,
+        ..Options::default()
+    };
+    same_solvability(2006, 1000, &with, &Options::default());
+    let (solved, tried) = on_goal_rooms_and_microban(1606, &with);
     assert!(solved * 10 >= tried * 9, "{solved} of {tried}");
 }
