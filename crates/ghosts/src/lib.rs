@@ -111,8 +111,9 @@ pub mod internals {
     /// The many-agent methods and their driver.
     pub mod mapf {
         pub use crate::mapf::{
-            Agents, Event, Horizons, Instance, Method, Stopped, Stopwatch, Unanswered,
-            constructive, lacam, refine, sat, soc, solvable, solve, solve_stopped, solve_traced,
+            Agents, Event, Horizons, Instance, LastResort, Limits, Method, Stopped, Stopwatch,
+            Unanswered, constructive, lacam, push_swap, refine, sat, soc, solvable, solve,
+            solve_stopped, solve_traced, solve_with_last_resort,
         };
     }
 }
