@@ -43,7 +43,8 @@ fn draw(dataset: &Dataset) -> String {
 
 /// Every combination of the switches `planning` and `core` (in groups) with the
 /// incremental SAT sessions and both lower bounds, the bounds alone and off once each
-/// (with planning and the core), the core as one group once, and the fresh encoding per
+/// (with planning and the core), the core as one group once, the raise's plan not
+/// reused once, and the fresh encoding per
 /// budget once (on all agents, without planning: every budget by SAT), so that each way
 /// of deciding a budget meets the reference.
 fn every_technique() -> Vec<Techniques> {
@@ -67,6 +68,10 @@ fn every_technique() -> Vec<Techniques> {
     }
     all.push(Techniques {
         groups: false,
+        ..Techniques::default()
+    });
+    all.push(Techniques {
+        reuse_plan: false,
         ..Techniques::default()
     });
     all.push(Techniques {

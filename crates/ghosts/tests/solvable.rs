@@ -10,6 +10,8 @@ use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Grid};
 use test_support::random_grid;
 
+use common::random_tree;
+
 /// What the map's components are: whether any with two agents or more is a tree with a
 /// branching cell, and whether any has rooms (cycles), branches and a free cell.
 fn shapes(grid: &Grid, agents: &[CellId]) -> (bool, bool) {
@@ -246,46 +248,4 @@ fn a_trade_past_an_agent_that_steps_aside_is_not_called_never() {
         .expect("within 64 MiB");
         assert_eq!(found.steps, Some(4), "{horizons:?}");
     }
-}
-
-/// A grid whose open cells are every other square of a `height` x `width` lattice of
-/// rooms joined along a random spanning tree (so the cells form a tree with branches).
-fn random_tree(rng: &mut SplitMix64, height: usize, width: usize) -> Grid {
-    let (rows, cols) = (2 * height - 1, 2 * width - 1);
-    let mut open = vec![false; rows * cols];
-    let mut joined = vec![false; height * width];
-    let start = rng.below(height * width);
-    joined[start] = true;
-    open[(start / width) * 2 * cols + (start % width) * 2] = true;
-    let mut frontier = vec![start];
-    while !frontier.is_empty() {
-        let i = rng.below(frontier.len());
-        let room = frontier[i];
-        let (r, c) = (room / width, room % width);
-        let mut next = Vec::new();
-        if r > 0 {
-            next.push(room - width);
-        }
-        if r + 1 < height {
-            next.push(room + width);
-        }
-        if c > 0 {
-            next.push(room - 1);
-        }
-        if c + 1 < width {
-            next.push(room + 1);
-        }
-        next.retain(|&m| !joined[m]);
-        if next.is_empty() {
-            frontier.swap_remove(i);
-            continue;
-        }
-        let m = next[rng.below(next.len())];
-        joined[m] = true;
-        frontier.push(m);
-        let (mr, mc) = (m / width, m % width);
-        open[mr * 2 * cols + mc * 2] = true;
-        open[(r + mr) * cols + (c + mc)] = true;
-    }
-    Grid::new(rows, cols, |r, c| open[r * cols + c])
 }

@@ -30,6 +30,7 @@ pub mod dist_table;
 pub mod lacam;
 pub mod lns;
 pub mod pibt;
+pub mod push_swap;
 pub mod refine;
 pub mod repair;
 pub mod result_file;
@@ -424,6 +425,15 @@ pub enum Event {
         /// Wall seconds it took.
         seconds: f64,
     },
+    /// Push and Swap ([`push_swap`]), the last resort when nothing else gave a plan.
+    PushAndSwap {
+        /// The makespan of its plan (`None`: it found none).
+        steps: Option<u32>,
+        /// Its single moves before they were run side by side.
+        moves: usize,
+        /// Wall seconds it took.
+        seconds: f64,
+    },
     /// The time limit or the memory budget stopped the proof: the best plan found and
     /// the proven lower bound are the answer.
     Unproven {
@@ -576,6 +586,17 @@ impl std::fmt::Display for Event {
                         "none found"
                     }
                 ),
+            },
+            Event::PushAndSwap {
+                steps,
+                moves,
+                seconds,
+            } => match steps {
+                Some(steps) => write!(
+                    f,
+                    "a plan by push and swap: {steps} ({moves} moves, {seconds:.3} s)"
+                ),
+                None => write!(f, "push and swap: none found ({seconds:.3} s)"),
             },
             Event::Unproven { cost, lower_bound } => write!(
                 f,
@@ -735,6 +756,26 @@ pub fn solve_with(
         .with_techniques(techniques)
         .run(method)
         .map(|answer| answer.found)
+}
+
+/// The makespan's answer within `limits` with `last_resort` (for the tests of the
+/// switch): the steps of the best plan (`None`: proven that none exists) and the proven
+/// lower bound (the steps when proven).
+///
+/// # Errors
+/// As [`solve_agents`].
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
+pub fn solve_with_last_resort(
+    agents: Agents<'_>,
+    limits: Limits,
+    last_resort: LastResort,
+) -> Result<(Option<u32>, Option<u32>), Unanswered> {
+    let mut trace = |_: &Event| {};
+    let mut driver = Driver::new(agents, Want::Steps, limits, &mut trace);
+    driver.last_resort = last_resort;
+    let answer = driver.run(Method::Auto)?;
+    let steps = answer.found.steps;
+    Ok((steps, answer.unproven_bound.or(steps)))
 }
 
 /// [`solve_traced`] with every limit of the front door, on the agents of a dataset or of
@@ -1055,6 +1096,22 @@ const SOC_PLAN_EXTRA_STEPS: u32 = 16;
 /// the same plan).
 const SOC_PLAN_SEED: u64 = 19;
 
+/// Bytes [`Driver::push_and_swap`] counts for a single move of its plan and for each of
+/// the plan's cells (an agent at a step): 12 for a move, then 4 for the cell in the
+/// paths, 4 in the placements of the answer and up to 12 in the neighbourhood search's
+/// reservations ([`lns`]), which shortens the plan.
+const PUSH_AND_SWAP_BYTES: u64 = 20;
+
+/// What the driver does when nothing else gave a plan within the time limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LastResort {
+    /// LaCAM* for half the time left, then Push and Swap ([`push_swap`]).
+    PushAndSwap,
+    /// LaCAM* until the time limit (as before Push and Swap).
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests
+    LacamOnly,
+}
+
 /// When [`Driver::soc_plan`] runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum SocPhase {
@@ -1182,6 +1239,8 @@ struct Driver<'a, 't> {
     /// [`Stopwatch::Counted`]: the time checks left before the proof stops.
     checks_left: std::cell::Cell<u32>,
     techniques: Techniques,
+    /// What [`Driver::improve`] does when it has no plan.
+    last_resort: LastResort,
     trace: &'t mut dyn FnMut(&Event),
 }
 
@@ -1201,6 +1260,7 @@ impl<'a, 't> Driver<'a, 't> {
             proof_end: None,
             checks_left: std::cell::Cell::new(0),
             techniques: Techniques::default(),
+            last_resort: LastResort::PushAndSwap,
             trace,
         }
     }
@@ -1935,9 +1995,20 @@ impl<'a, 't> Driver<'a, 't> {
             Some(best) => best,
             None => {
                 let clock = Instant::now();
+                // Half the time left at most, then Push and Swap as the last resort.
+                let search_end = {
+                    let left = limit.saturating_sub(self.started.elapsed());
+                    Instant::now() + left / 2
+                };
+                let last_resort = self.last_resort;
                 let mut budget = lacam::Budget {
                     memory_bytes,
-                    stop: &mut |progress: lacam::Progress| stop() || progress.best.is_some(),
+                    stop: &mut |progress: lacam::Progress| {
+                        stop()
+                            || progress.best.is_some()
+                            || (last_resort == LastResort::PushAndSwap
+                                && Instant::now() > search_end)
+                    },
                     enough: lower,
                 };
                 let outcome = search.run(&mut budget);
@@ -1947,7 +2018,13 @@ impl<'a, 't> Driver<'a, 't> {
                     nodes: outcome.nodes,
                     seconds: clock.elapsed().as_secs_f64(),
                 });
-                self.lacam_found(outcome)?
+                match self.lacam_found(outcome) {
+                    Some(found) => found,
+                    None if self.last_resort == LastResort::PushAndSwap && !stop() => {
+                        self.push_and_swap(instance, search.bytes())?
+                    }
+                    None => return None,
+                }
             }
         };
         let room = self.room(instance.distance_bytes());
@@ -2104,6 +2181,33 @@ impl<'a, 't> Driver<'a, 't> {
             seconds: clock.elapsed().as_secs_f64(),
         });
         Some(self.found(makespan, &lns.into_paths()))
+    }
+
+    /// Step, the last resort when LaCAM* and planning gave no plan: Push and Swap
+    /// ([`push_swap`]) within the memory left besides `held_bytes`, a move counted at
+    /// [`PUSH_AND_SWAP_BYTES`].
+    fn push_and_swap(&mut self, instance: &Instance<'_>, held_bytes: u64) -> Option<Found> {
+        let clock = Instant::now();
+        let room = self
+            .room(instance.distance_bytes())
+            .saturating_sub(held_bytes);
+        let mut stop = self.wall_stop();
+        let mut budget = push_swap::Budget {
+            moves: usize::try_from(room / PUSH_AND_SWAP_BYTES).unwrap_or(usize::MAX),
+            stop: &mut stop,
+        };
+        let order = push_swap::default_order(instance);
+        let mut moves = 0;
+        let paths = push_swap::plan(instance, &order, &mut budget, &mut moves).ok();
+        let steps = paths
+            .as_ref()
+            .map(|paths| paths.first().map_or(0, |p| p.len().saturating_sub(1)) as u32);
+        (self.trace)(&Event::PushAndSwap {
+            steps,
+            moves,
+            seconds: clock.elapsed().as_secs_f64(),
+        });
+        Some(self.found(steps?, &paths?))
     }
 
     /// Step: the SAT decision at `horizon` on a growing core of agents; when a small core

@@ -235,3 +235,45 @@ fn moves(
     }
     after[i] = before[i];
 }
+
+/// A grid whose open cells are every other square of a `height` x `width` lattice of
+/// rooms joined along a random spanning tree (so the cells form a tree with branches).
+pub fn random_tree(rng: &mut SplitMix64, height: usize, width: usize) -> Grid {
+    let (rows, cols) = (2 * height - 1, 2 * width - 1);
+    let mut open = vec![false; rows * cols];
+    let mut joined = vec![false; height * width];
+    let start = rng.below(height * width);
+    joined[start] = true;
+    open[(start / width) * 2 * cols + (start % width) * 2] = true;
+    let mut frontier = vec![start];
+    while !frontier.is_empty() {
+        let i = rng.below(frontier.len());
+        let room = frontier[i];
+        let (r, c) = (room / width, room % width);
+        let mut next = Vec::new();
+        if r > 0 {
+            next.push(room - width);
+        }
+        if r + 1 < height {
+            next.push(room + width);
+        }
+        if c > 0 {
+            next.push(room - 1);
+        }
+        if c + 1 < width {
+            next.push(room + 1);
+        }
+        next.retain(|&m| !joined[m]);
+        if next.is_empty() {
+            frontier.swap_remove(i);
+            continue;
+        }
+        let m = next[rng.below(next.len())];
+        joined[m] = true;
+        frontier.push(m);
+        let (mr, mc) = (m / width, m % width);
+        open[mr * 2 * cols + mc * 2] = true;
+        open[(r + mr) * cols + (c + mc)] = true;
+    }
+    Grid::new(rows, cols, |r, c| open[r * cols + c])
+}

@@ -73,6 +73,10 @@ pub struct Techniques {
     /// The core-guided bound of each SAT session ([`encoding::Session::raise`]): the
     /// budgets below it are skipped.
     pub core_guided: bool,
+    /// With `core_guided`: a budget at or above a session's raised bound takes the plan
+    /// the raise settled on instead of a SAT call of its own
+    /// ([`encoding::Sessions::reusing`]).
+    pub reuse_plan: bool,
 }
 
 impl Default for Techniques {
@@ -84,6 +88,7 @@ impl Default for Techniques {
             incremental: true,
             pairwise: true,
             core_guided: true,
+            reuse_plan: true,
         }
     }
 }
@@ -239,6 +244,7 @@ pub fn solve_within(
     let stop = within.stop;
     let mut sessions = if techniques.core_guided {
         encoding::Sessions::core_guided(techniques.incremental, within.deadline)
+            .reusing(techniques.reuse_plan)
     } else {
         encoding::Sessions::new(techniques.incremental, within.deadline)
     };
