@@ -44,3 +44,26 @@ pub fn random_ends(rng: &mut SplitMix64, grid: &Grid, k: usize) -> (Vec<CellId>,
     let goals = all[..k].to_vec();
     (starts, goals)
 }
+
+/// A random small multi-agent instance: a grid of 3 to 9 rows and columns with up to
+/// 30 % walls, and 2 to 12 agents on distinct random starts and distinct random goals,
+/// at most one agent per `cells_per_agent` cells; `None` when the grid has fewer than 6
+/// free cells. The neighbourhood searches' tests draw their maps from it.
+///
+/// # Complexity
+/// O(C), C = 81 cells at most.
+pub fn random_agents(
+    rng: &mut SplitMix64,
+    cells_per_agent: usize,
+) -> Option<(Grid, Vec<CellId>, Vec<CellId>)> {
+    let (h, w) = (rng.between(3, 9), rng.between(3, 9));
+    let walls = rng.between(0, 30) as u32;
+    let grid = random_grid(rng, h, w, walls);
+    let cells = grid.cell_count();
+    if cells < 6 {
+        return None;
+    }
+    let k = rng.between(2, (cells / cells_per_agent).clamp(2, 12));
+    let (starts, goals) = random_ends(rng, &grid, k);
+    Some((grid, starts, goals))
+}

@@ -327,18 +327,9 @@ mod tests {
     use grid_core::{CellId, Grid};
 
     /// A random map of 3 to 9 rows and columns with up to 30 % walls, and 2 to 12
-    /// agents on distinct random starts and goals (at most a third of the cells).
+    /// agents on distinct random starts and goals (at most one per 3 cells).
     fn random_instance(rng: &mut SplitMix64) -> Option<(Grid, Vec<CellId>, Vec<CellId>)> {
-        let (h, w) = (rng.between(3, 9), rng.between(3, 9));
-        let walls = rng.between(0, 30) as u32;
-        let grid = test_support::random_grid(rng, h, w, walls);
-        let cells = grid.cell_count();
-        if cells < 6 {
-            return None;
-        }
-        let k = rng.between(2, (cells / 3).clamp(2, 12));
-        let (starts, goals) = test_support::random_ends(rng, &grid, k);
-        Some((grid, starts, goals))
+        test_support::random_agents(rng, 3)
     }
 
     /// Replays `paths` (each agent's cell at 0..=H) with the plan checker; the checker's
