@@ -315,7 +315,7 @@ pub enum Horizons {
 /// test compares the answers with each on and off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Techniques {
-    /// The collision repair ([`repair`]) at the lower bound when prioritized planning
+    /// The collision repair (`mapf/repair.rs`) at the lower bound when prioritized planning
     /// fails there and a small SAT core does not decide it: a plan with no collision is
     /// the optimum.
     pub repair: bool,
@@ -425,7 +425,7 @@ pub enum Event {
         /// Wall seconds it took.
         seconds: f64,
     },
-    /// Push and Swap ([`push_swap`]), the last resort when nothing else gave a plan.
+    /// Push and Swap (`mapf/push_swap.rs`), the last resort when nothing else gave a plan.
     PushAndSwap {
         /// The makespan of its plan (`None`: it found none).
         steps: Option<u32>,
@@ -480,7 +480,7 @@ pub enum Event {
         /// Wall seconds it took.
         seconds: f64,
     },
-    /// The collision repair ([`repair`]) at one horizon: a plan of that makespan when
+    /// The collision repair (`mapf/repair.rs`) at one horizon: a plan of that makespan when
     /// no pair of agents collides any more.
     Repair {
         /// The horizon T.
@@ -1105,7 +1105,7 @@ const PUSH_AND_SWAP_BYTES: u64 = 20;
 /// What the driver does when nothing else gave a plan within the time limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LastResort {
-    /// LaCAM* for half the time left, then Push and Swap ([`push_swap`]).
+    /// LaCAM* for half the time left, then Push and Swap (`mapf/push_swap.rs`).
     PushAndSwap,
     /// LaCAM* until the time limit (as before Push and Swap).
     #[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests
