@@ -965,8 +965,20 @@ pub const REPAIR_COUNTED_STEPS: u64 = 2000;
 /// neighbourhood search and LaCAM* (see [`Driver::improve`]): always this long, since
 /// its plan is a proof and theirs are not (room-32-32-4 `random-1` with 200 agents: from
 /// 3 colliding pairs to none in 4 470 steps, 9 s of such turns; with turns halved while
-/// the pairs did not drop, as theirs are, none of 9 in 1 418 steps).
+/// the pairs did not drop, as theirs are, none of 9 in 1 418 steps). It gets them only
+/// while it is near a proof (see [`repair_pays`]).
 const REPAIR_TURN: Duration = Duration::from_millis(1000);
+
+/// After the proof stopped, the collision repair ends after this many turns in a row
+/// that left as many colliding pairs as before (maze-32-32-2 `even-1` with 150 agents:
+/// 2 pairs left at 30 % of the limit, and none of the turns after it removed one).
+const REPAIR_FRUITLESS_TURNS: u32 = 4;
+
+/// Whether the collision repair, with `pairs` colliding pairs left after `fruitless`
+/// turns in a row that removed none, gets another turn after the proof stopped.
+fn repair_pays(pairs: usize, fruitless: u32) -> bool {
+    pairs <= REPAIR_NEAR_PAIRS && fruitless < REPAIR_FRUITLESS_TURNS
+}
 
 /// The seed of the collision repair's choices.
 const REPAIR_SEED: u64 = 29;
@@ -974,6 +986,33 @@ const REPAIR_SEED: u64 = 29;
 /// With a time limit, the small SAT core at the bound gives up at this share of it (see
 /// [`Driver::small_core_deadline`]).
 const SMALL_CORE_SHARE: f64 = 0.1;
+
+/// With a time limit, the collision repair at the bound goes on past this share of its
+/// time only with at most [`REPAIR_NEAR_PAIRS`] colliding pairs left (see
+/// [`Driver::repair`]).
+const REPAIR_CHECK_SHARE: f64 = 0.25;
+
+/// See [`REPAIR_CHECK_SHARE`]: the proofs by the repair had at most 7 pairs left there
+/// (room-32-32-4 `random-1` with 200 agents, the slowest), the rows it did not prove 46 to
+/// 68 (den312d `random-1` with 500: 107 at first, 46 at the end of its time, which the
+/// neighbourhood search had used to shorten the plan 242 to 216 before the repair).
+const REPAIR_NEAR_PAIRS: usize = 16;
+
+/// Steps of `search` within `budget`, `steps` counting them; whether no pair collides.
+fn repair_within(
+    search: &mut repair::Repair<'_, '_>,
+    budget: RepairBudget,
+    steps: &mut u64,
+) -> bool {
+    search.repair_until(&mut || {
+        let stop = match budget {
+            RepairBudget::Until(end) => Instant::now() > end,
+            RepairBudget::Steps(most) => *steps >= most,
+        };
+        *steps += u64::from(!stop);
+        stop
+    })
+}
 
 /// How long [`Driver::repair`] may go.
 #[derive(Debug, Clone, Copy)]
@@ -1775,14 +1814,21 @@ impl<'a, 't> Driver<'a, 't> {
         };
         let from = search.colliding_pairs();
         let mut steps = 0u64;
-        let repaired = search.repair_until(&mut || {
-            let stop = match budget {
-                RepairBudget::Until(end) => Instant::now() > end,
-                RepairBudget::Steps(most) => steps >= most,
-            };
-            steps += u64::from(!stop);
-            stop
-        });
+        let repaired = match budget {
+            RepairBudget::Until(end) => {
+                // Past a share of its time (from its first paths on), it goes on only
+                // when near a proof.
+                let now = Instant::now();
+                let check = now
+                    + end
+                        .saturating_duration_since(now)
+                        .mul_f64(REPAIR_CHECK_SHARE);
+                repair_within(&mut search, RepairBudget::Until(check), &mut steps)
+                    || (search.colliding_pairs() <= REPAIR_NEAR_PAIRS
+                        && repair_within(&mut search, budget, &mut steps))
+            }
+            RepairBudget::Steps(_) => repair_within(&mut search, budget, &mut steps),
+        };
         (self.trace)(&Event::Repair {
             horizon,
             from: Some(from),
@@ -2096,15 +2142,34 @@ impl<'a, 't> Driver<'a, 't> {
         };
         let (mut repair_steps, repair_clock) = (0u64, Instant::now());
         let repair_from = repairing.as_ref().map(repair::Repair::colliding_pairs);
+        let mut repair_fruitless = 0u32;
         while lns.makespan() > lower && !stop() {
+            if let Some(repair) =
+                repairing.take_if(|repair| !repair_pays(repair.colliding_pairs(), repair_fruitless))
+            {
+                // Far from a proof: its time goes to the plan's shortening from now on.
+                (self.trace)(&Event::Repair {
+                    horizon: lower,
+                    from: repair_from,
+                    left: repair.colliding_pairs(),
+                    steps: repair_steps,
+                    seconds: repair_clock.elapsed().as_secs_f64(),
+                });
+            }
             if let Some(repair) = repairing.as_mut() {
                 // The collision repair at the proven bound first: its plan is the proof.
                 let turn_end = Instant::now() + REPAIR_TURN;
+                let before = repair.colliding_pairs();
                 let repaired = repair.repair_until(&mut || {
                     let stopped = stop() || Instant::now() > turn_end;
                     repair_steps += u64::from(!stopped);
                     stopped
                 });
+                if repair.colliding_pairs() < before {
+                    repair_fruitless = 0;
+                } else {
+                    repair_fruitless += 1;
+                }
                 if repaired {
                     (self.trace)(&Event::Repair {
                         horizon: lower,
