@@ -974,10 +974,16 @@ const REPAIR_TURN: Duration = Duration::from_millis(1000);
 /// 2 pairs left at 30 % of the limit, and none of the turns after it removed one).
 const REPAIR_FRUITLESS_TURNS: u32 = 4;
 
+/// After the proof stopped, the collision repair goes on only with at most this many
+/// colliding pairs left: the proof in those turns came from 2 pairs (room-32-32-4
+/// `random-1` with 200 agents at load 5), while with 8 (maze-32-32-4 `even-1` with 150)
+/// the turns took 14 to 18 of the 30 s after the proof for one pair less.
+const REPAIR_FEW_PAIRS: usize = 4;
+
 /// Whether the collision repair, with `pairs` colliding pairs left after `fruitless`
 /// turns in a row that removed none, gets another turn after the proof stopped.
 fn repair_pays(pairs: usize, fruitless: u32) -> bool {
-    pairs <= REPAIR_NEAR_PAIRS && fruitless < REPAIR_FRUITLESS_TURNS
+    pairs <= REPAIR_FEW_PAIRS && fruitless < REPAIR_FRUITLESS_TURNS
 }
 
 /// The seed of the collision repair's choices.
@@ -993,9 +999,9 @@ const SMALL_CORE_SHARE: f64 = 0.1;
 const REPAIR_CHECK_SHARE: f64 = 0.25;
 
 /// See [`REPAIR_CHECK_SHARE`]: the proofs by the repair had at most 7 pairs left there
-/// (room-32-32-4 `random-1` with 200 agents, the slowest), the rows it did not prove 46 to
-/// 68 (den312d `random-1` with 500: 107 at first, 46 at the end of its time, which the
-/// neighbourhood search had used to shorten the plan 242 to 216 before the repair).
+/// (room-32-32-4 `random-1` with 200 agents, the slowest, at load 5); den312d `random-1`
+/// with 500 had 50 to 68 (107 at first, still 21 at the end of its time at load 1), and
+/// in the time it gives back the neighbourhood search shortens its plan 242 to 201.
 const REPAIR_NEAR_PAIRS: usize = 16;
 
 /// Steps of `search` within `budget`, `steps` counting them; whether no pair collides.
