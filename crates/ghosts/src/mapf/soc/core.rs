@@ -18,12 +18,21 @@
 //! At most K rounds, each a SAT decision on the core and one planning pass, O(K x H x C).
 
 pub use super::encoding::TooLarge;
+use super::Cbs;
+use super::cbs::{self, Searched};
 use super::encoding::{Decision, Sessions};
+use super::pairwise::{Pair, min_cover};
 use std::collections::HashMap;
 
 use super::planning;
 use crate::mapf::Instance;
 use crate::mapf::constructive::Planner;
+
+/// With [`Cbs::Large`], the maps on which conflict-based search decides the groups first.
+pub const CBS_CELLS: usize = 10_000;
+
+/// The most memory one conflict-based search of a group takes before it gives up.
+pub const CBS_BYTES: u64 = 256 << 20;
 
 /// What one decision found, and how far the core grew.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,6 +143,8 @@ pub fn decide_in(
 #[derive(Default)]
 pub struct Groups {
     groups: Vec<Group>,
+    /// Which groups conflict-based search decides first.
+    cbs: Option<Cbs>,
 }
 
 /// Agents decided together.
@@ -147,6 +158,8 @@ struct Group {
     /// Their SAT decisions, kept for when the group grows: a merge keeps the larger
     /// group's session and adds the other's agents to it instead of encoding all again.
     sessions: Option<Sessions>,
+    /// Conflict-based search gave up on these agents (or a part of them): SAT decides.
+    cbs_gave_up: bool,
 }
 
 /// What [`Groups::decide`] found.
@@ -164,7 +177,74 @@ pub enum Grouped {
 impl Groups {
     /// No group yet.
     pub fn new() -> Self {
-        Groups { groups: Vec::new() }
+        Groups {
+            groups: Vec::new(),
+            cbs: None,
+        }
+    }
+
+    /// These groups, decided first by conflict-based search where `cbs` says
+    /// ([`super::cbs`]).
+    pub fn with_cbs(self, cbs: Cbs) -> Self {
+        Groups {
+            cbs: Some(cbs),
+            ..self
+        }
+    }
+
+    /// Whether conflict-based search decides group `g` first: every group with
+    /// [`Cbs::Everywhere`]; with [`Cbs::Large`], on maps of at least [`CBS_CELLS`] cells.
+    fn by_cbs(&self, instance: &Instance<'_>, g: usize) -> bool {
+        let group = &self.groups[g];
+        !group.cbs_gave_up
+            && match self.cbs {
+                Some(Cbs::Everywhere) => true,
+                Some(Cbs::Large) => instance.grid.cell_count() >= CBS_CELLS,
+                Some(Cbs::Off) | None => false,
+            }
+    }
+
+    /// Conflict-based search on group `g`, allowed `allowance` extra steps, with
+    /// `max_variables` worth of memory: `None` when it gave up (then marked so).
+    fn decide_by_cbs(
+        &mut self,
+        instance: &Instance<'_>,
+        g: usize,
+        allowance: u32,
+        max_variables: u64,
+        like: &Sessions,
+    ) -> Option<Searched> {
+        let group = &self.groups[g];
+        let index = |a: usize| group.agents.iter().position(|&b| b == a);
+        let pairs: Vec<Pair> = like
+            .pairs()
+            .iter()
+            .filter_map(|p| {
+                let (x, y) = (index(p.first)?, index(p.second)?);
+                Some(Pair {
+                    first: x.min(y),
+                    second: x.max(y),
+                    extra: p.extra,
+                })
+            })
+            .collect();
+        let floor = group.least.max(min_cover(group.agents.len(), &pairs));
+        let bytes = max_variables
+            .saturating_mul(crate::mapf::sat::BYTES_PER_VARIABLE)
+            .min(CBS_BYTES);
+        let searched = cbs::least_extra(
+            instance,
+            &group.agents,
+            floor,
+            allowance,
+            bytes,
+            like.deadline(),
+        );
+        if searched == Searched::GaveUp {
+            self.groups[g].cbs_gave_up = true;
+            return None;
+        }
+        Some(searched)
     }
 
     /// The least extra steps of the instance as the groups prove it: the sum of theirs.
@@ -205,6 +285,23 @@ impl Groups {
                     let least = self.least();
                     if least > delta {
                         return Ok(Grouped::AtLeast(least));
+                    }
+                    if self.by_cbs(instance, g) {
+                        let allowance = delta - (least - self.groups[g].least);
+                        match self.decide_by_cbs(instance, g, allowance, max_variables, like) {
+                            Some(Searched::Plan { extra, paths }) => {
+                                let group = &mut self.groups[g];
+                                group.least = extra;
+                                group.plan = Some(paths);
+                                break;
+                            }
+                            Some(Searched::AtLeast(extra)) => {
+                                self.groups[g].least = extra;
+                                continue;
+                            }
+                            Some(Searched::Stopped) => return Ok(Grouped::Stopped),
+                            Some(Searched::GaveUp) | None => {}
+                        }
                     }
                     // The other groups' kept sessions count against the room; when
                     // they leave too little, they go (they are only a head start).
@@ -264,6 +361,7 @@ impl Groups {
                             least: 0,
                             plan: None,
                             sessions: None,
+                            cbs_gave_up: false,
                         });
                     }
                 }
@@ -401,5 +499,6 @@ impl Groups {
         whole.agents.extend(part.agents);
         whole.least += part.least;
         whole.plan = None;
+        whole.cbs_gave_up |= part.cbs_gave_up;
     }
 }

@@ -35,6 +35,7 @@
 //! O(K x C) for the distances and the test; then per budget as [`planning`] and
 //! [`encoding`].
 
+pub mod cbs;
 pub mod core;
 pub mod encoding;
 pub mod pairwise;
@@ -77,6 +78,20 @@ pub struct Techniques {
     /// the raise settled on instead of a SAT call of its own
     /// ([`encoding::Sessions::reusing`]).
     pub reuse_plan: bool,
+    /// Which groups ([`core::Groups`], with `groups`) are decided by conflict-based
+    /// search ([`cbs`]) before SAT.
+    pub cbs: Cbs,
+}
+
+/// Which groups [`cbs`] decides (one it gives up on goes to SAT).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cbs {
+    /// None.
+    Off,
+    /// Groups on large maps ([`core::Groups`] says which).
+    Large,
+    /// Every group (for the tests).
+    Everywhere,
 }
 
 impl Default for Techniques {
@@ -89,6 +104,7 @@ impl Default for Techniques {
             pairwise: true,
             core_guided: true,
             reuse_plan: true,
+            cbs: Cbs::Large,
         }
     }
 }
@@ -248,7 +264,7 @@ pub fn solve_within(
     } else {
         encoding::Sessions::new(techniques.incremental, within.deadline)
     };
-    let mut groups = core::Groups::new();
+    let mut groups = core::Groups::new().with_cbs(techniques.cbs);
     let everyone: Vec<usize> = (0..k).collect();
     // Every budget below `delta` is proved impossible: LB + delta is the proven bound
     // whenever the loop stops.
