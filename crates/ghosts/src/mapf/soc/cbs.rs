@@ -51,10 +51,6 @@ const CLASSIFIED: usize = 4;
 /// Bypasses tried at one node before it is split.
 const BYPASSES: usize = 16;
 
-/// The most high-level nodes of one search: past them it gives up (the tiny dense maps of
-/// the tests, where conflicts are everywhere, would otherwise enumerate millions).
-pub const NODES: usize = 4096;
-
 /// Bytes counted per low-level state (cell, time, parent, heap entry and set entry).
 const STATE_BYTES: u64 = 64;
 
@@ -78,12 +74,27 @@ enum Constraint {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Conflict {
     /// `a` and `b` on `cell` at `time`, neither arrived there for good.
-    Vertex { a: usize, b: usize, cell: u32, time: u32 },
+    Vertex {
+        a: usize,
+        b: usize,
+        cell: u32,
+        time: u32,
+    },
     /// `a` moves `from` -> `to` while `b` moves `to` -> `from`, in the step ending at
     /// `time`.
-    Edge { a: usize, b: usize, from: u32, to: u32, time: u32 },
+    Edge {
+        a: usize,
+        b: usize,
+        from: u32,
+        to: u32,
+        time: u32,
+    },
     /// `crosser` on the goal of `home`, at `time`, after `home` arrived there for good.
-    Target { crosser: usize, home: usize, time: u32 },
+    Target {
+        crosser: usize,
+        home: usize,
+        time: u32,
+    },
 }
 
 impl Conflict {
@@ -94,7 +105,13 @@ impl Conflict {
                 (a, Constraint::Vertex { cell, time }),
                 (b, Constraint::Vertex { cell, time }),
             ],
-            Conflict::Edge { a, b, from, to, time } => [
+            Conflict::Edge {
+                a,
+                b,
+                from,
+                to,
+                time,
+            } => [
                 (a, Constraint::Edge { from, to, time }),
                 (
                     b,
@@ -156,8 +173,6 @@ struct Node {
     paths: Vec<Rc<Vec<u32>>>,
     /// The group's extra steps (sum of costs less sum of distances).
     extra: u32,
-    /// Conflicting pairs of (agents, time) in `paths`.
-    conflicts: usize,
 }
 
 /// An open node: least floored extra steps first, then fewest conflicts, then the newest.
@@ -191,6 +206,8 @@ struct Limits {
     /// Bytes the nodes and a low-level search may take together.
     bytes: u64,
     deadline: Deadline,
+    /// Low-level searches left before the search gives up.
+    searches: std::cell::Cell<u64>,
 }
 
 /// The group's agents, their goals and distances.
@@ -203,8 +220,9 @@ struct Group<'i, 'a> {
 
 /// Finds the least extra steps of the agents `agents` of `instance` (distinct) alone, if
 /// at most `allowance`, with a plan; `floor` is a proven lower bound on it (the search
-/// starts its nodes' order there). Gives up at `deadline` or when its nodes and searches
-/// would take more than `bytes`.
+/// starts its nodes' order there). Gives up at `deadline`, when its nodes and searches
+/// would take more than `bytes`, or past `*searches` low-level searches (what it made
+/// is taken off `*searches`).
 ///
 /// # Complexity
 /// See the module documentation.
@@ -215,6 +233,7 @@ pub fn least_extra(
     allowance: u32,
     bytes: u64,
     deadline: Deadline,
+    searches: &mut u64,
 ) -> Searched {
     if floor > allowance {
         return Searched::AtLeast(floor);
@@ -231,8 +250,14 @@ pub fn least_extra(
             .collect(),
         agents,
     };
-    let limits = Limits { bytes, deadline };
-    group.search(floor, allowance, &limits)
+    let limits = Limits {
+        bytes,
+        deadline,
+        searches: std::cell::Cell::new(*searches),
+    };
+    let searched = group.search(floor, allowance, &limits);
+    *searches = limits.searches.get();
+    searched
 }
 
 impl Group<'_, '_> {
@@ -261,7 +286,6 @@ impl Group<'_, '_> {
             constraint: None,
             paths,
             extra,
-            conflicts,
         }];
         let mut open = BinaryHeap::new();
         open.push(Open {
@@ -302,7 +326,8 @@ impl Group<'_, '_> {
                         if let Some((i, path)) = children.iter().find_map(|c| match c {
                             Child::Path { agent, path, extra }
                                 if *extra == nodes[n].extra
-                                    && self.conflicts(&with(&nodes[n].paths, *agent, path))
+                                    && self
+                                        .conflicts(&with(&nodes[n].paths, *agent, path))
                                         .len()
                                         < found.len() =>
                             {
@@ -346,7 +371,7 @@ impl Group<'_, '_> {
                 let paths = with(&nodes[n].paths, agent, &path);
                 let conflicts = self.conflicts(&paths).len();
                 used += NODE_BYTES + 8 * k as u64 + 4 * path.len() as u64;
-                if used > limits.bytes || nodes.len() >= NODES {
+                if used > limits.bytes {
                     return Searched::GaveUp;
                 }
                 let node = nodes.len();
@@ -355,7 +380,6 @@ impl Group<'_, '_> {
                     constraint: Some((agent, constraint)),
                     paths,
                     extra,
-                    conflicts,
                 });
                 open.push(Open {
                     floored: extra.max(floor),
@@ -397,7 +421,14 @@ impl Group<'_, '_> {
             return Child::Over;
         };
         let cat = Occupancy::new(&node.paths, &self.goals, i);
-        match self.plan(i, &constraints, self.distances[i] + left, &cat, limits, used) {
+        match self.plan(
+            i,
+            &constraints,
+            self.distances[i] + left,
+            &cat,
+            limits,
+            used,
+        ) {
             Planned::Path(path) => {
                 let extra = others + self.extra_of(i, &path);
                 Child::Path {
@@ -441,7 +472,12 @@ impl Group<'_, '_> {
                             time,
                         }
                     } else {
-                        Conflict::Vertex { a: j, b: i, cell, time }
+                        Conflict::Vertex {
+                            a: j,
+                            b: i,
+                            cell,
+                            time,
+                        }
                     });
                 }
             }
@@ -484,6 +520,10 @@ impl Group<'_, '_> {
         limits: &Limits,
         used: u64,
     ) -> Planned {
+        let Some(left) = limits.searches.get().checked_sub(1) else {
+            return Planned::GaveUp;
+        };
+        limits.searches.set(left);
         let a = self.agents[i];
         let goal = self.goals[i];
         let instance = self.instance;
@@ -501,7 +541,11 @@ impl Group<'_, '_> {
                         after = after.max(i64::from(time));
                     }
                 }
-                Constraint::Edge { from: u, to: v, time } => {
+                Constraint::Edge {
+                    from: u,
+                    to: v,
+                    time,
+                } => {
                     edge.insert((u, v, time));
                 }
                 Constraint::From { cell, time } => {
@@ -515,9 +559,8 @@ impl Group<'_, '_> {
                 Constraint::Longer { time } => after = after.max(i64::from(time)),
             }
         }
-        let forbidden = |v: u32, t: u32| {
-            vertex.contains(&(v, t)) || from.get(&v).is_some_and(|&s| t >= s)
-        };
+        let forbidden =
+            |v: u32, t: u32| vertex.contains(&(v, t)) || from.get(&v).is_some_and(|&s| t >= s);
         let h = |v: u32, t: u32| -> u32 {
             let d = instance.distance(a, CellId::new(v as usize));
             let wait = (after + 1 - i64::from(t)).max(0) as u32;

@@ -17,9 +17,9 @@
 //! # Complexity
 //! At most K rounds, each a SAT decision on the core and one planning pass, O(K x H x C).
 
-pub use super::encoding::TooLarge;
 use super::Cbs;
 use super::cbs::{self, Searched};
+pub use super::encoding::TooLarge;
 use super::encoding::{Decision, Sessions};
 use super::pairwise::{Pair, min_cover};
 use std::collections::HashMap;
@@ -30,6 +30,19 @@ use crate::mapf::constructive::Planner;
 
 /// With [`Cbs::Large`], the maps on which conflict-based search decides the groups first.
 pub const CBS_CELLS: usize = 10_000;
+
+/// With [`Cbs::Large`], the least average distance of a group's agents that conflict-based
+/// search decides: the SAT encoding grows with the paths' length (brc202d random-1: 400
+/// steps on average, a group of 10 agents took seconds a decision), while on shorter
+/// paths SAT settled the groups CBS did not (lak303d random-1 K = 50, 147 steps on
+/// average: proven in 11.6 CPU s by SAT alone, unproven at 30 CPU s with CBS first).
+pub const CBS_DISTANCE: u64 = 250;
+
+/// The low-level searches conflict-based search makes on a group, over all its budgets,
+/// before it leaves the group to SAT: it searches again from its root at every budget,
+/// and a group it does not settle within a few thousand nodes is one of many conflicts
+/// (lak303d random-1 K = 50: its groups of 9 and 10 agents took the whole 30 s).
+pub const CBS_SEARCHES: u64 = 20_000;
 
 /// The most memory one conflict-based search of a group takes before it gives up.
 pub const CBS_BYTES: u64 = 256 << 20;
@@ -158,8 +171,9 @@ struct Group {
     /// Their SAT decisions, kept for when the group grows: a merge keeps the larger
     /// group's session and adds the other's agents to it instead of encoding all again.
     sessions: Option<Sessions>,
-    /// Conflict-based search gave up on these agents (or a part of them): SAT decides.
-    cbs_gave_up: bool,
+    /// Low-level searches conflict-based search may still make on these agents (with
+    /// their parts' before a merge): 0, SAT decides.
+    cbs_searches: u64,
 }
 
 /// What [`Groups::decide`] found.
@@ -193,13 +207,23 @@ impl Groups {
     }
 
     /// Whether conflict-based search decides group `g` first: every group with
-    /// [`Cbs::Everywhere`]; with [`Cbs::Large`], on maps of at least [`CBS_CELLS`] cells.
+    /// [`Cbs::Everywhere`]; with [`Cbs::Large`], on maps of at least [`CBS_CELLS`] cells
+    /// when the group's agents are at least [`CBS_DISTANCE`] steps from their goals on
+    /// average.
     fn by_cbs(&self, instance: &Instance<'_>, g: usize) -> bool {
         let group = &self.groups[g];
-        !group.cbs_gave_up
+        let long = || {
+            let sum: u64 = group
+                .agents
+                .iter()
+                .map(|&a| u64::from(instance.distance(a, instance.starts[a])))
+                .sum();
+            sum >= CBS_DISTANCE * group.agents.len() as u64
+        };
+        group.cbs_searches > 0
             && match self.cbs {
                 Some(Cbs::Everywhere) => true,
-                Some(Cbs::Large) => instance.grid.cell_count() >= CBS_CELLS,
+                Some(Cbs::Large) => instance.grid.cell_count() >= CBS_CELLS && long(),
                 Some(Cbs::Off) | None => false,
             }
     }
@@ -232,6 +256,7 @@ impl Groups {
         let bytes = max_variables
             .saturating_mul(crate::mapf::sat::BYTES_PER_VARIABLE)
             .min(CBS_BYTES);
+        let mut searches = group.cbs_searches;
         let searched = cbs::least_extra(
             instance,
             &group.agents,
@@ -239,9 +264,12 @@ impl Groups {
             allowance,
             bytes,
             like.deadline(),
+            &mut searches,
         );
+        let group = &mut self.groups[g];
+        group.cbs_searches = searches;
         if searched == Searched::GaveUp {
-            self.groups[g].cbs_gave_up = true;
+            group.cbs_searches = 0;
             return None;
         }
         Some(searched)
@@ -361,7 +389,7 @@ impl Groups {
                             least: 0,
                             plan: None,
                             sessions: None,
-                            cbs_gave_up: false,
+                            cbs_searches: CBS_SEARCHES,
                         });
                     }
                 }
@@ -499,6 +527,7 @@ impl Groups {
         whole.agents.extend(part.agents);
         whole.least += part.least;
         whole.plan = None;
-        whole.cbs_gave_up |= part.cbs_gave_up;
+        // What the parts spent counts against the whole.
+        whole.cbs_searches = (whole.cbs_searches + part.cbs_searches).saturating_sub(CBS_SEARCHES);
     }
 }

@@ -84,6 +84,7 @@ pub struct Techniques {
 }
 
 /// Which groups [`cbs`] decides (one it gives up on goes to SAT).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // `Off`, `Everywhere`: the tests
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cbs {
     /// None.
