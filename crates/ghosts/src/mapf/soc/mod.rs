@@ -12,7 +12,8 @@
 //!    within the budget ([`planning`]) and, when it fails, the SAT decision of
 //!    [`encoding`] on a growing core of agents ([`core`]), split into groups decided
 //!    apart whose least extra steps add up ([`core::Groups`]: a sum past Delta proves
-//!    it impossible, and the loop goes on from that sum), or on all of them. With Delta
+//!    it impossible, and the loop goes on from that sum; a group of long paths on a
+//!    large map is decided first by conflict-based search, [`cbs`]), or on all of them. With Delta
 //!    extra steps every agent is home by its distance plus Delta, so the horizon
 //!    max d_a + Delta suffices. The first Delta with a plan gives the optimum, every
 //!    smaller one being proved impossible; an incumbent of cost LB + Delta ends the
