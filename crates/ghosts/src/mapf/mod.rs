@@ -646,8 +646,8 @@ impl std::fmt::Display for Event {
                 ..
             } => write!(
                 f,
-                "collision repair at T = {horizon}: not started, over its memory or a \
-                 search's cap ({seconds:.3} s)"
+                "collision repair at T = {horizon}: no first plan, over its memory, a \
+                 search's cap or its time ({seconds:.3} s)"
             ),
             Event::Repair {
                 horizon,
@@ -1488,8 +1488,9 @@ impl<'a, 't> Driver<'a, 't> {
             asked += 1;
             asked > steps_allowed || started.elapsed() > share
         };
-        let mut from_first =
-            first.map(|paths| lns::Lns::from_paths(&instance, paths, horizon, SOC_PLAN_SEED));
+        let mut from_first = first.and_then(|paths| {
+            lns::Lns::from_paths(&instance, paths, horizon, SOC_PLAN_SEED, &mut || false)
+        });
         if phase == SocPhase::BeforeProof {
             let planned = lns::Lns::by_planning(
                 &instance,
@@ -1760,8 +1761,12 @@ impl<'a, 't> Driver<'a, 't> {
         let clock = Instant::now();
         let k = instance.starts.len();
         let fits = repair::memory_need(instance.grid, horizon, k).is_some_and(|need| need <= room);
+        let mut out_of_time = || match budget {
+            RepairBudget::Until(end) => Instant::now() > end,
+            RepairBudget::Steps(_) => false,
+        };
         let search = fits
-            .then(|| repair::Repair::new(instance, horizon, REPAIR_SEED))
+            .then(|| repair::Repair::new(instance, horizon, REPAIR_SEED, &mut out_of_time))
             .flatten();
         let Some(mut search) = search else {
             (self.trace)(&Event::Repair {
@@ -1831,12 +1836,16 @@ impl<'a, 't> Driver<'a, 't> {
         let clock = Instant::now();
         let end = self.end(limit).min(limit.mul_f64(SHORTEN_FIRST_SHARE));
         let started = self.started;
-        let mut search = lns::Lns::from_paths(
+        let Some(mut search) = lns::Lns::from_paths(
             instance,
             paths_of(self.agents.starts, plan),
             0,
             SHORTEN_SEED,
-        );
+            &mut || started.elapsed() > end,
+        ) else {
+            return false;
+        };
+        search.give_up_at(started.checked_add(end));
         let from = search.makespan();
         let mut steps = 0u64;
         // In rounds of SHORTEN_FIRST_PATIENCE steps, while each makes the plan shorter.
@@ -2082,7 +2091,11 @@ impl<'a, 't> Driver<'a, 't> {
             return Some(best);
         }
         let clock = Instant::now();
-        let mut lns = lns::Lns::from_paths(instance, paths_of(starts, plan), 0, SHORTEN_SEED);
+        let taken =
+            lns::Lns::from_paths(instance, paths_of(starts, plan), 0, SHORTEN_SEED, &mut stop);
+        let Some(mut lns) = taken else {
+            return Some(best);
+        };
         let from = lns.makespan();
         let (mut steps, mut lacam_best, mut lacam_open) = (0u64, None, true);
         // Turns in a row that did not shorten the plan of the neighbourhood search and of
@@ -2118,6 +2131,7 @@ impl<'a, 't> Driver<'a, 't> {
                 }
             }
             let turn_end = Instant::now() + turn(lns_fruitless);
+            lns.give_up_at(Some(turn_end));
             let before = lns.makespan();
             lns.shorten_until(lower, &mut || {
                 let stopped = stop() || Instant::now() > turn_end;
@@ -2154,13 +2168,17 @@ impl<'a, 't> Driver<'a, 't> {
                 let Some(configurations) = outcome.configurations else {
                     continue;
                 };
-                lns = lns::Lns::from_paths(
+                let taken = lns::Lns::from_paths(
                     instance,
                     paths_of(starts, &configurations[1..]),
                     0,
                     SHORTEN_SEED,
+                    &mut stop,
                 );
-                lns_fruitless = 0;
+                if let Some(taken) = taken {
+                    lns = taken;
+                    lns_fruitless = 0;
+                }
             }
         }
         if let Some(repair) = repairing {

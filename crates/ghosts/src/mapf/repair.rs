@@ -96,7 +96,7 @@ pub fn plan_at(
     steps: u64,
     seed: u64,
 ) -> Option<Vec<Vec<u32>>> {
-    let mut repair = Repair::new(instance, horizon, seed)?;
+    let mut repair = Repair::new(instance, horizon, seed, &mut || false)?;
     let mut made = 0u64;
     let repaired = repair.repair_until(&mut || {
         made += 1;
@@ -239,11 +239,18 @@ pub(crate) struct Repair<'i, 'a> {
 impl<'i, 'a> Repair<'i, 'a> {
     /// The first plan at `horizon`: each agent in turn (longest distance first) by the
     /// search of the module documentation against the ones before it. `None` when an
-    /// agent cannot be home by `horizon` at all, or its search passes its cap.
+    /// agent cannot be home by `horizon` at all, its search passes its cap, or `stop`,
+    /// asked before each agent's search, says so (the driver's deadline: K searches over
+    /// (T + 1) x C pairs each can take minutes on a large map with 1000 agents).
     ///
     /// # Complexity
-    /// K searches.
-    pub(crate) fn new(instance: &'i Instance<'a>, horizon: u32, seed: u64) -> Option<Self> {
+    /// K searches, each O((T + 1) C) pairs at most.
+    pub(crate) fn new(
+        instance: &'i Instance<'a>,
+        horizon: u32,
+        seed: u64,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<Self> {
         let cells = instance.grid.cell_count();
         let k = instance.starts.len();
         let pairs = (horizon as usize + 1) * cells;
@@ -276,6 +283,9 @@ impl<'i, 'a> Repair<'i, 'a> {
         let mut order: Vec<usize> = (0..k).collect();
         order.sort_by_key(|&a| std::cmp::Reverse(instance.distance(a, instance.starts[a])));
         for a in order {
+            if stop() {
+                return None;
+            }
             let path = repair.search(a)?;
             repair.add(a, path);
         }
@@ -757,7 +767,8 @@ mod tests {
             };
             tried += 1;
             let horizon = bound + rng.below(3) as u32;
-            let Some(mut repair) = Repair::new(&instance, horizon, tried as u64) else {
+            let Some(mut repair) = Repair::new(&instance, horizon, tried as u64, &mut || false)
+            else {
                 panic!("no first plan at {horizon} on {grid:?}");
             };
             for _ in 0..200 {
