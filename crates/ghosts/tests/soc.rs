@@ -11,7 +11,7 @@ mod common;
 
 use ghosts::Dataset;
 use ghosts::internals::check_plan;
-use ghosts::internals::mapf::soc::{self, Techniques};
+use ghosts::internals::mapf::soc::{self, Cbs, Techniques};
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Grid};
 
@@ -44,9 +44,10 @@ fn draw(dataset: &Dataset) -> String {
 /// Every combination of the switches `planning` and `core` (in groups) with the
 /// incremental SAT sessions and both lower bounds, the bounds alone and off once each
 /// (with planning and the core), the core as one group once, the raise's plan not
-/// reused once, and the fresh encoding per
-/// budget once (on all agents, without planning: every budget by SAT), so that each way
-/// of deciding a budget meets the reference.
+/// reused once, the fresh encoding per
+/// budget once (on all agents, without planning: every budget by SAT), and conflict-based
+/// search on every group (without planning, with the pairwise bound and without), so that
+/// each way of deciding a budget meets the reference.
 fn every_technique() -> Vec<Techniques> {
     let mut all = Vec::new();
     for planning in [false, true] {
@@ -81,6 +82,16 @@ fn every_technique() -> Vec<Techniques> {
         incremental: false,
         ..Techniques::default()
     });
+    // Conflict-based search decides every group (the default leaves the tiny maps to
+    // SAT), with and without the floor the pairwise bound gives it.
+    for pairwise in [false, true] {
+        all.push(Techniques {
+            planning: false,
+            pairwise,
+            cbs: Cbs::Everywhere,
+            ..Techniques::default()
+        });
+    }
     all
 }
 

@@ -71,6 +71,19 @@ impl Matcher {
         }
     }
 
+    /// Per box, its goal in the assignment of the last [`Matcher::min_cost`] (or
+    /// [`Matcher::min_cost_tabled`]) of `k` boxes, into `out` (meaningless when that had
+    /// no matching).
+    pub fn assignment(&self, k: usize, out: &mut Vec<u16>) {
+        out.clear();
+        out.resize(k, 0);
+        for j in 1..=k.min(self.goal_of.len().saturating_sub(1)) {
+            if let Some(i) = self.goal_of[j].checked_sub(1) {
+                out[i] = (j - 1) as u16;
+            }
+        }
+    }
+
     /// The least total `cost(box, goal)` over all ways to give each of the `k` boxes its
     /// own goal, or `None` when every way uses an [`IMPOSSIBLE`] pair.
     ///

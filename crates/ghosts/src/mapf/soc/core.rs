@@ -17,13 +17,35 @@
 //! # Complexity
 //! At most K rounds, each a SAT decision on the core and one planning pass, O(K x H x C).
 
+use super::Cbs;
+use super::cbs::{self, Searched};
 pub use super::encoding::TooLarge;
 use super::encoding::{Decision, Sessions};
+use super::pairwise::{Pair, min_cover};
 use std::collections::HashMap;
 
 use super::planning;
 use crate::mapf::Instance;
 use crate::mapf::constructive::Planner;
+
+/// With [`Cbs::Large`], the maps on which conflict-based search decides the groups first.
+pub const CBS_CELLS: usize = 10_000;
+
+/// With [`Cbs::Large`], the least average distance of a group's agents that conflict-based
+/// search decides: the SAT encoding grows with the paths' length (brc202d random-1: 400
+/// steps on average, a group of 10 agents took seconds a decision), while on shorter
+/// paths SAT settled the groups CBS did not (lak303d random-1 K = 50, 147 steps on
+/// average: proven in 11.6 CPU s by SAT alone, unproven at 30 CPU s with CBS first).
+pub const CBS_DISTANCE: u64 = 250;
+
+/// The low-level searches conflict-based search makes on a group, over all its budgets,
+/// before it leaves the group to SAT: it searches again from its root at every budget,
+/// and a group it does not settle within a few thousand nodes is one of many conflicts
+/// (lak303d random-1 K = 50: its groups of 9 and 10 agents took the whole 30 s).
+pub const CBS_SEARCHES: u64 = 20_000;
+
+/// The most memory one conflict-based search of a group takes before it gives up.
+pub const CBS_BYTES: u64 = 256 << 20;
 
 /// What one decision found, and how far the core grew.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,6 +156,8 @@ pub fn decide_in(
 #[derive(Default)]
 pub struct Groups {
     groups: Vec<Group>,
+    /// Which groups conflict-based search decides first.
+    cbs: Option<Cbs>,
 }
 
 /// Agents decided together.
@@ -147,6 +171,9 @@ struct Group {
     /// Their SAT decisions, kept for when the group grows: a merge keeps the larger
     /// group's session and adds the other's agents to it instead of encoding all again.
     sessions: Option<Sessions>,
+    /// Low-level searches conflict-based search may still make on these agents (with
+    /// their parts' before a merge): 0, SAT decides.
+    cbs_searches: u64,
 }
 
 /// What [`Groups::decide`] found.
@@ -164,7 +191,88 @@ pub enum Grouped {
 impl Groups {
     /// No group yet.
     pub fn new() -> Self {
-        Groups { groups: Vec::new() }
+        Groups {
+            groups: Vec::new(),
+            cbs: None,
+        }
+    }
+
+    /// These groups, decided first by conflict-based search where `cbs` says
+    /// ([`super::cbs`]).
+    pub fn with_cbs(self, cbs: Cbs) -> Self {
+        Groups {
+            cbs: Some(cbs),
+            ..self
+        }
+    }
+
+    /// Whether conflict-based search decides group `g` first: every group with
+    /// [`Cbs::Everywhere`]; with [`Cbs::Large`], on maps of at least [`CBS_CELLS`] cells
+    /// when the group's agents are at least [`CBS_DISTANCE`] steps from their goals on
+    /// average.
+    fn by_cbs(&self, instance: &Instance<'_>, g: usize) -> bool {
+        let group = &self.groups[g];
+        let long = || {
+            let sum: u64 = group
+                .agents
+                .iter()
+                .map(|&a| u64::from(instance.distance(a, instance.starts[a])))
+                .sum();
+            sum >= CBS_DISTANCE * group.agents.len() as u64
+        };
+        group.cbs_searches > 0
+            && match self.cbs {
+                Some(Cbs::Everywhere) => true,
+                Some(Cbs::Large) => instance.grid.cell_count() >= CBS_CELLS && long(),
+                Some(Cbs::Off) | None => false,
+            }
+    }
+
+    /// Conflict-based search on group `g`, allowed `allowance` extra steps, with
+    /// `max_variables` worth of memory: `None` when it gave up (then marked so).
+    fn decide_by_cbs(
+        &mut self,
+        instance: &Instance<'_>,
+        g: usize,
+        allowance: u32,
+        max_variables: u64,
+        like: &Sessions,
+    ) -> Option<Searched> {
+        let group = &self.groups[g];
+        let index = |a: usize| group.agents.iter().position(|&b| b == a);
+        let pairs: Vec<Pair> = like
+            .pairs()
+            .iter()
+            .filter_map(|p| {
+                let (x, y) = (index(p.first)?, index(p.second)?);
+                Some(Pair {
+                    first: x.min(y),
+                    second: x.max(y),
+                    extra: p.extra,
+                })
+            })
+            .collect();
+        let floor = group.least.max(min_cover(group.agents.len(), &pairs));
+        let bytes = max_variables
+            .saturating_mul(crate::mapf::sat::BYTES_PER_VARIABLE)
+            .min(CBS_BYTES);
+        let mut searches = group.cbs_searches;
+        let searched = cbs::least_extra(
+            instance,
+            &group.agents,
+            floor,
+            allowance,
+            bytes,
+            like.deadline(),
+            &mut searches,
+        );
+        let group = &mut self.groups[g];
+        group.cbs_searches = searches;
+        if searched == Searched::GaveUp {
+            group.cbs_searches = 0;
+            return None;
+        }
+        Some(searched)
     }
 
     /// The least extra steps of the instance as the groups prove it: the sum of theirs.
@@ -205,6 +313,23 @@ impl Groups {
                     let least = self.least();
                     if least > delta {
                         return Ok(Grouped::AtLeast(least));
+                    }
+                    if self.by_cbs(instance, g) {
+                        let allowance = delta - (least - self.groups[g].least);
+                        match self.decide_by_cbs(instance, g, allowance, max_variables, like) {
+                            Some(Searched::Plan { extra, paths }) => {
+                                let group = &mut self.groups[g];
+                                group.least = extra;
+                                group.plan = Some(paths);
+                                break;
+                            }
+                            Some(Searched::AtLeast(extra)) => {
+                                self.groups[g].least = extra;
+                                continue;
+                            }
+                            Some(Searched::Stopped) => return Ok(Grouped::Stopped),
+                            Some(Searched::GaveUp) | None => {}
+                        }
                     }
                     // The other groups' kept sessions count against the room; when
                     // they leave too little, they go (they are only a head start).
@@ -264,6 +389,7 @@ impl Groups {
                             least: 0,
                             plan: None,
                             sessions: None,
+                            cbs_searches: CBS_SEARCHES,
                         });
                     }
                 }
@@ -401,5 +527,7 @@ impl Groups {
         whole.agents.extend(part.agents);
         whole.least += part.least;
         whole.plan = None;
+        // What the parts spent counts against the whole.
+        whole.cbs_searches = (whole.cbs_searches + part.cbs_searches).saturating_sub(CBS_SEARCHES);
     }
 }

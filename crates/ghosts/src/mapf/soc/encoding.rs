@@ -953,6 +953,16 @@ impl Sessions {
         }
     }
 
+    /// When the decisions give up.
+    pub fn deadline(&self) -> Deadline {
+        self.deadline
+    }
+
+    /// The pairwise bounds given to the sessions.
+    pub fn pairs(&self) -> &[Pair] {
+        &self.pairs
+    }
+
     /// Variables of the kept session (0 when none is kept).
     pub fn variables(&self) -> u64 {
         self.kept.as_ref().map_or(0, Session::variables)

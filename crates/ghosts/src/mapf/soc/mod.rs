@@ -12,7 +12,8 @@
 //!    within the budget ([`planning`]) and, when it fails, the SAT decision of
 //!    [`encoding`] on a growing core of agents ([`core`]), split into groups decided
 //!    apart whose least extra steps add up ([`core::Groups`]: a sum past Delta proves
-//!    it impossible, and the loop goes on from that sum), or on all of them. With Delta
+//!    it impossible, and the loop goes on from that sum; a group of long paths on a
+//!    large map is decided first by conflict-based search, [`cbs`]), or on all of them. With Delta
 //!    extra steps every agent is home by its distance plus Delta, so the horizon
 //!    max d_a + Delta suffices. The first Delta with a plan gives the optimum, every
 //!    smaller one being proved impossible; an incumbent of cost LB + Delta ends the
@@ -35,6 +36,7 @@
 //! O(K x C) for the distances and the test; then per budget as [`planning`] and
 //! [`encoding`].
 
+pub mod cbs;
 pub mod core;
 pub mod encoding;
 pub mod pairwise;
@@ -77,6 +79,21 @@ pub struct Techniques {
     /// the raise settled on instead of a SAT call of its own
     /// ([`encoding::Sessions::reusing`]).
     pub reuse_plan: bool,
+    /// Which groups ([`core::Groups`], with `groups`) are decided by conflict-based
+    /// search ([`cbs`]) before SAT.
+    pub cbs: Cbs,
+}
+
+/// Which groups [`cbs`] decides (one it gives up on goes to SAT).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // `Off`, `Everywhere`: the tests
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cbs {
+    /// None.
+    Off,
+    /// Groups on large maps ([`core::Groups`] says which).
+    Large,
+    /// Every group (for the tests).
+    Everywhere,
 }
 
 impl Default for Techniques {
@@ -89,6 +106,7 @@ impl Default for Techniques {
             pairwise: true,
             core_guided: true,
             reuse_plan: true,
+            cbs: Cbs::Large,
         }
     }
 }
@@ -248,7 +266,7 @@ pub fn solve_within(
     } else {
         encoding::Sessions::new(techniques.incremental, within.deadline)
     };
-    let mut groups = core::Groups::new();
+    let mut groups = core::Groups::new().with_cbs(techniques.cbs);
     let everyone: Vec<usize> = (0..k).collect();
     // Every budget below `delta` is proved impossible: LB + delta is the proven bound
     // whenever the loop stops.

@@ -1,0 +1,731 @@
+//! Conflict-based search (Sharon et al., AIJ 2015) for a group's least extra steps: a
+//! best-first search over sets of constraints, each node a path per agent that obeys its
+//! constraints (found by a space-time A* with the agent's distance table as heuristic),
+//! split on a conflict between two paths into two nodes that each forbid one side of it.
+//!
+//! Why: on the large maps the groups of [`super::core::Groups`] are a few agents whose
+//! paths are hundreds of steps long and meet at a few places; the time-expanded SAT
+//! encoding of such a group is the map times the horizon (brc202d random-1 with 50
+//! agents: a group of 10 agents over about 400 steps, seconds per decision), while the
+//! conflicts are few and local, which is where CBS's search is short.
+//!
+//! The improvements, by what they pay on such maps (Li et al., AIJ 2021, "Pairwise
+//! symmetry reasoning for multi-agent path finding search"):
+//! - cardinal conflicts first: of the earliest conflicts, one whose both children cost
+//!   more is split first, then one where one child does (the children are replanned to
+//!   know, as an MDD would tell);
+//! - bypass (Boyarski et al., 2015): a child that costs the same with fewer conflicts
+//!   gives its path to the node instead of splitting it;
+//! - target reasoning: an agent that crosses the goal of another after that one has
+//!   arrived splits into "the other arrives later" (a length constraint) and "the crosser
+//!   keeps off that goal from then on";
+//! - the group's proven least ([`super::pairwise`]'s cover of the group's pairs, and the
+//!   bound its SAT sessions proved) as a floor of every node's cost, so the nodes under it
+//!   are taken fewest conflicts first.
+//!
+//! Exactness: the two children of a split together keep every plan of their parent
+//! (vertex, edge and target splits as in the papers), each low-level search is an exact
+//! A* (consistent heuristic: the distance to the goal, raised to the last time the goal is
+//! forbidden), and the nodes are taken in order of cost, so the first node without a
+//! conflict is a plan of least sum of costs. Nodes and searches past the caller's limits
+//! give up ([`Searched::GaveUp`]): nothing is claimed, and the caller decides by SAT.
+//!
+//! # Complexity
+//! Exponential in the number of conflicts in the worst case; per node O(K x H) to find
+//! the conflicts and, per low-level search, O(N log N) for the N (cell, time) states it
+//! reaches (at most the cells times the agent's deadline).
+
+use std::cmp::{Ordering, Reverse};
+use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::rc::Rc;
+
+use grid_core::CellId;
+
+use super::planning;
+use crate::mapf::Instance;
+use crate::mapf::sat::Deadline;
+
+/// The earliest conflicts of a node whose children are replanned to find a cardinal one.
+const CLASSIFIED: usize = 4;
+
+/// Bypasses tried at one node before it is split.
+const BYPASSES: usize = 16;
+
+/// Bytes counted per low-level state (cell, time, parent, heap entry and set entry).
+const STATE_BYTES: u64 = 64;
+
+/// Bytes counted per high-level node besides its new path.
+const NODE_BYTES: u64 = 96;
+
+/// One constraint on one agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Constraint {
+    /// Not on `cell` at `time`.
+    Vertex { cell: u32, time: u32 },
+    /// Not moving from `from` to `to` in the step that ends at `time`.
+    Edge { from: u32, to: u32, time: u32 },
+    /// Not on `cell` at `time` or later (target reasoning).
+    From { cell: u32, time: u32 },
+    /// Arriving at its goal for the last time after `time` (target reasoning).
+    Longer { time: u32 },
+}
+
+/// A conflict between two agents of the group (indices in the group).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Conflict {
+    /// `a` and `b` on `cell` at `time`, neither arrived there for good.
+    Vertex {
+        a: usize,
+        b: usize,
+        cell: u32,
+        time: u32,
+    },
+    /// `a` moves `from` -> `to` while `b` moves `to` -> `from`, in the step ending at
+    /// `time`.
+    Edge {
+        a: usize,
+        b: usize,
+        from: u32,
+        to: u32,
+        time: u32,
+    },
+    /// `crosser` on the goal of `home`, at `time`, after `home` arrived there for good.
+    Target {
+        crosser: usize,
+        home: usize,
+        time: u32,
+    },
+}
+
+impl Conflict {
+    /// The two children: each an agent and the constraint it gets.
+    fn split(self, goals: &[u32]) -> [(usize, Constraint); 2] {
+        match self {
+            Conflict::Vertex { a, b, cell, time } => [
+                (a, Constraint::Vertex { cell, time }),
+                (b, Constraint::Vertex { cell, time }),
+            ],
+            Conflict::Edge {
+                a,
+                b,
+                from,
+                to,
+                time,
+            } => [
+                (a, Constraint::Edge { from, to, time }),
+                (
+                    b,
+                    Constraint::Edge {
+                        from: to,
+                        to: from,
+                        time,
+                    },
+                ),
+            ],
+            // A plan where `home` arrives by `time` keeps it on its goal from then on, so
+            // the crosser is off that cell from `time`; every other plan has `home`
+            // arriving later.
+            Conflict::Target {
+                crosser,
+                home,
+                time,
+            } => [
+                (home, Constraint::Longer { time }),
+                (
+                    crosser,
+                    Constraint::From {
+                        cell: goals[home],
+                        time,
+                    },
+                ),
+            ],
+        }
+    }
+}
+
+/// What [`least_extra`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Searched {
+    /// A plan of the group's least extra steps `extra` (at most the allowance): its paths
+    /// in the order of the agents given, each to its cost.
+    Plan {
+        /// The group's least extra steps.
+        extra: u32,
+        /// The paths.
+        paths: Vec<Vec<u32>>,
+    },
+    /// Every plan of the group takes at least this many extra steps (more than the
+    /// allowance): proved.
+    AtLeast(u32),
+    /// The deadline passed: nothing proved.
+    Stopped,
+    /// The search would pass its memory: nothing proved.
+    GaveUp,
+}
+
+/// A node of the high-level search.
+struct Node {
+    /// The node it was split from (`None`: the root).
+    parent: Option<usize>,
+    /// The agent constrained here (index in the group) and its new constraint.
+    constraint: Option<(usize, Constraint)>,
+    /// Per agent of the group, its path (to its cost).
+    paths: Vec<Rc<Vec<u32>>>,
+    /// The group's extra steps (sum of costs less sum of distances).
+    extra: u32,
+}
+
+/// An open node: least floored extra steps first, then fewest conflicts, then the newest.
+#[derive(PartialEq, Eq)]
+struct Open {
+    floored: u32,
+    conflicts: usize,
+    node: usize,
+}
+
+impl Ord for Open {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // BinaryHeap pops the greatest: reversed on cost and conflicts, the newest node
+        // (deepest) first among equals.
+        other
+            .floored
+            .cmp(&self.floored)
+            .then(other.conflicts.cmp(&self.conflicts))
+            .then(self.node.cmp(&other.node))
+    }
+}
+
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// The limits of one search.
+struct Limits {
+    /// Bytes the nodes and a low-level search may take together.
+    bytes: u64,
+    deadline: Deadline,
+    /// Low-level searches left before the search gives up.
+    searches: std::cell::Cell<u64>,
+}
+
+/// The group's agents, their goals and distances.
+struct Group<'i, 'a> {
+    instance: &'i Instance<'a>,
+    agents: &'i [usize],
+    goals: Vec<u32>,
+    distances: Vec<u32>,
+}
+
+/// Finds the least extra steps of the agents `agents` of `instance` (distinct) alone, if
+/// at most `allowance`, with a plan; `floor` is a proven lower bound on it (the search
+/// starts its nodes' order there). Gives up at `deadline`, when its nodes and searches
+/// would take more than `bytes`, or past `*searches` low-level searches (what it made
+/// is taken off `*searches`).
+///
+/// # Complexity
+/// See the module documentation.
+pub fn least_extra(
+    instance: &Instance<'_>,
+    agents: &[usize],
+    floor: u32,
+    allowance: u32,
+    bytes: u64,
+    deadline: Deadline,
+    searches: &mut u64,
+) -> Searched {
+    if floor > allowance {
+        return Searched::AtLeast(floor);
+    }
+    let group = Group {
+        instance,
+        goals: agents
+            .iter()
+            .map(|&a| instance.goals[a].index() as u32)
+            .collect(),
+        distances: agents
+            .iter()
+            .map(|&a| instance.distance(a, instance.starts[a]))
+            .collect(),
+        agents,
+    };
+    let limits = Limits {
+        bytes,
+        deadline,
+        searches: std::cell::Cell::new(*searches),
+    };
+    let searched = group.search(floor, allowance, &limits);
+    *searches = limits.searches.get();
+    searched
+}
+
+impl Group<'_, '_> {
+    /// Extra steps of `path` for agent `i`.
+    fn extra_of(&self, i: usize, path: &[u32]) -> u32 {
+        planning::cost(path, self.goals[i]) - self.distances[i]
+    }
+
+    /// The best-first search (module documentation).
+    fn search(&self, floor: u32, allowance: u32, limits: &Limits) -> Searched {
+        let k = self.agents.len();
+        let mut used = 0u64;
+        let mut paths = Vec::with_capacity(k);
+        for i in 0..k {
+            let cat = Occupancy::new(&paths, &self.goals, i);
+            match self.plan(i, &[], self.distances[i] + allowance, &cat, limits, used) {
+                Planned::Path(path) => paths.push(Rc::new(path)),
+                Planned::Over => return Searched::AtLeast(allowance + 1),
+                Planned::GaveUp => return Searched::GaveUp,
+            }
+        }
+        let extra = (0..k).map(|i| self.extra_of(i, &paths[i])).sum();
+        let conflicts = self.conflicts(&paths).len();
+        let mut nodes = vec![Node {
+            parent: None,
+            constraint: None,
+            paths,
+            extra,
+        }];
+        let mut open = BinaryHeap::new();
+        open.push(Open {
+            floored: extra.max(floor),
+            conflicts,
+            node: 0,
+        });
+        // Children past the allowance are not kept: the least of what they would cost
+        // (at least allowance + 1) is what the search proves when the open nodes run out.
+        let pruned = allowance + 1;
+        let mut pops = 0usize;
+        while let Some(Open { node: n, .. }) = open.pop() {
+            pops += 1;
+            if pops % 32 == 0 && limits.deadline.passed() {
+                return Searched::Stopped;
+            }
+            let mut bypasses = 0;
+            let (conflict, children) = loop {
+                let found = self.conflicts(&nodes[n].paths);
+                if found.is_empty() {
+                    let node = &nodes[n];
+                    return Searched::Plan {
+                        extra: node.extra,
+                        paths: node.paths.iter().map(|p| p.to_vec()).collect(),
+                    };
+                }
+                // The earliest conflicts, classified by replanning both children.
+                let mut best: Option<(u8, Conflict, [Child; 2])> = None;
+                let mut bypassed = false;
+                for &conflict in found.iter().take(CLASSIFIED) {
+                    let children = conflict.split(&self.goals).map(|(i, constraint)| {
+                        self.child(&nodes, n, i, constraint, allowance, limits, used)
+                    });
+                    if children.iter().any(|c| matches!(c, Child::GaveUp)) {
+                        return Searched::GaveUp;
+                    }
+                    if bypasses < BYPASSES {
+                        if let Some((i, path)) = children.iter().find_map(|c| match c {
+                            Child::Path { agent, path, extra }
+                                if *extra == nodes[n].extra
+                                    && self
+                                        .conflicts(&with(&nodes[n].paths, *agent, path))
+                                        .len()
+                                        < found.len() =>
+                            {
+                                Some((*agent, path.clone()))
+                            }
+                            _ => None,
+                        }) {
+                            nodes[n].paths[i] = path;
+                            bypasses += 1;
+                            bypassed = true;
+                            break;
+                        }
+                    }
+                    let costlier = children
+                        .iter()
+                        .filter(|c| match c {
+                            Child::Path { extra, .. } => *extra > nodes[n].extra,
+                            _ => true,
+                        })
+                        .count() as u8;
+                    if best.as_ref().is_none_or(|(c, _, _)| costlier > *c) {
+                        best = Some((costlier, conflict, children));
+                    }
+                    if costlier == 2 {
+                        break;
+                    }
+                }
+                if bypassed {
+                    continue;
+                }
+                let Some((_, conflict, children)) = best else {
+                    unreachable!("a node with a conflict classifies at least one");
+                };
+                break (conflict, children);
+            };
+            let split = conflict.split(&self.goals);
+            for ((agent, constraint), child) in split.into_iter().zip(children) {
+                let Child::Path { path, extra, .. } = child else {
+                    continue;
+                };
+                let paths = with(&nodes[n].paths, agent, &path);
+                let conflicts = self.conflicts(&paths).len();
+                used += NODE_BYTES + 8 * k as u64 + 4 * path.len() as u64;
+                if used > limits.bytes {
+                    return Searched::GaveUp;
+                }
+                let node = nodes.len();
+                nodes.push(Node {
+                    parent: Some(n),
+                    constraint: Some((agent, constraint)),
+                    paths,
+                    extra,
+                });
+                open.push(Open {
+                    floored: extra.max(floor),
+                    conflicts,
+                    node,
+                });
+            }
+        }
+        Searched::AtLeast(pruned)
+    }
+
+    /// The child of node `n` where agent `i` gets `constraint` too: its path replanned
+    /// within what the others leave of `allowance`.
+    #[allow(clippy::too_many_arguments)]
+    fn child(
+        &self,
+        nodes: &[Node],
+        n: usize,
+        i: usize,
+        constraint: Constraint,
+        allowance: u32,
+        limits: &Limits,
+        used: u64,
+    ) -> Child {
+        let node = &nodes[n];
+        let mut constraints = vec![constraint];
+        let mut at = Some(n);
+        while let Some(m) = at {
+            if let Some((j, c)) = nodes[m].constraint {
+                if j == i {
+                    constraints.push(c);
+                }
+            }
+            at = nodes[m].parent;
+        }
+        let own = self.extra_of(i, &node.paths[i]);
+        let others = node.extra - own;
+        let Some(left) = allowance.checked_sub(others) else {
+            return Child::Over;
+        };
+        let cat = Occupancy::new(&node.paths, &self.goals, i);
+        match self.plan(
+            i,
+            &constraints,
+            self.distances[i] + left,
+            &cat,
+            limits,
+            used,
+        ) {
+            Planned::Path(path) => {
+                let extra = others + self.extra_of(i, &path);
+                Child::Path {
+                    agent: i,
+                    path: Rc::new(path),
+                    extra,
+                }
+            }
+            Planned::Over => Child::Over,
+            Planned::GaveUp => Child::GaveUp,
+        }
+    }
+
+    /// Every conflict of `paths` (each agent staying on its last cell after its end), in
+    /// order of time.
+    ///
+    /// # Complexity
+    /// O(K x H) expected.
+    fn conflicts(&self, paths: &[Rc<Vec<u32>>]) -> Vec<Conflict> {
+        let horizon = paths.iter().map(|p| p.len()).max().unwrap_or(1) - 1;
+        let at = |i: usize, t: usize| *paths[i].get(t).unwrap_or(&self.goals[i]);
+        let mut found = Vec::new();
+        let mut on_cell: HashMap<u32, usize> = HashMap::new();
+        for t in 0..=horizon {
+            on_cell.clear();
+            for i in 0..paths.len() {
+                let v = at(i, t);
+                if let Some(j) = on_cell.insert(v, i) {
+                    let arrived = |x: usize| v == self.goals[x] && t + 1 >= paths[x].len();
+                    let (time, cell) = (t as u32, v);
+                    found.push(if arrived(j) {
+                        Conflict::Target {
+                            crosser: i,
+                            home: j,
+                            time,
+                        }
+                    } else if arrived(i) {
+                        Conflict::Target {
+                            crosser: j,
+                            home: i,
+                            time,
+                        }
+                    } else {
+                        Conflict::Vertex {
+                            a: j,
+                            b: i,
+                            cell,
+                            time,
+                        }
+                    });
+                }
+            }
+            if t == 0 {
+                continue;
+            }
+            for i in 0..paths.len() {
+                let (from, to) = (at(i, t - 1), at(i, t));
+                if from == to {
+                    continue;
+                }
+                for j in i + 1..paths.len() {
+                    if at(j, t - 1) == to && at(j, t) == from {
+                        found.push(Conflict::Edge {
+                            a: i,
+                            b: j,
+                            from,
+                            to,
+                            time: t as u32,
+                        });
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// The least-cost path of agent `i` (index in the group) that obeys `constraints`
+    /// and costs at most `limit`, fewest conflicts with `cat` among those; the space-time
+    /// A* of the module documentation.
+    ///
+    /// # Complexity
+    /// O(N log N) for the N states reached.
+    fn plan(
+        &self,
+        i: usize,
+        constraints: &[Constraint],
+        limit: u32,
+        cat: &Occupancy,
+        limits: &Limits,
+        used: u64,
+    ) -> Planned {
+        let Some(left) = limits.searches.get().checked_sub(1) else {
+            return Planned::GaveUp;
+        };
+        limits.searches.set(left);
+        let a = self.agents[i];
+        let goal = self.goals[i];
+        let instance = self.instance;
+        let grid = instance.grid;
+        let mut vertex: HashSet<(u32, u32)> = HashSet::new();
+        let mut edge: HashSet<(u32, u32, u32)> = HashSet::new();
+        let mut from: HashMap<u32, u32> = HashMap::new();
+        // The agent arrives for good after this time (-1: any time).
+        let mut after: i64 = -1;
+        for &c in constraints {
+            match c {
+                Constraint::Vertex { cell, time } => {
+                    vertex.insert((cell, time));
+                    if cell == goal {
+                        after = after.max(i64::from(time));
+                    }
+                }
+                Constraint::Edge {
+                    from: u,
+                    to: v,
+                    time,
+                } => {
+                    edge.insert((u, v, time));
+                }
+                Constraint::From { cell, time } => {
+                    if cell == goal {
+                        // Off its own goal for good: it never arrives.
+                        return Planned::Over;
+                    }
+                    let e = from.entry(cell).or_insert(time);
+                    *e = (*e).min(time);
+                }
+                Constraint::Longer { time } => after = after.max(i64::from(time)),
+            }
+        }
+        let forbidden =
+            |v: u32, t: u32| vertex.contains(&(v, t)) || from.get(&v).is_some_and(|&s| t >= s);
+        let h = |v: u32, t: u32| -> u32 {
+            let d = instance.distance(a, CellId::new(v as usize));
+            let wait = (after + 1 - i64::from(t)).max(0) as u32;
+            d.max(wait)
+        };
+        let start = instance.starts[a].index() as u32;
+        if forbidden(start, 0) {
+            return Planned::Over;
+        }
+        // States: (cell, time, parent); a state on the goal remembers whether it just
+        // arrived (only an arrival after `after` ends the search).
+        let mut states: Vec<(u32, u32, u32)> = vec![(start, 0, u32::MAX)];
+        let mut seen: HashSet<(u32, u32, bool)> = HashSet::new();
+        let mut heap = BinaryHeap::new();
+        let room = limits.bytes.saturating_sub(used) / STATE_BYTES;
+        if h(start, 0) <= limit {
+            seen.insert((start, 0, true));
+            heap.push(State {
+                f: h(start, 0),
+                conflicts: 0,
+                g: 0,
+                index: 0,
+                arrived: true,
+            });
+        }
+        while let Some(State {
+            index,
+            arrived,
+            conflicts,
+            ..
+        }) = heap.pop()
+        {
+            let (v, t, _) = states[index as usize];
+            if v == goal && arrived && i64::from(t) > after {
+                let mut path = vec![0; t as usize + 1];
+                let mut at = index;
+                while at != u32::MAX {
+                    let (cell, time, parent) = states[at as usize];
+                    path[time as usize] = cell;
+                    at = parent;
+                }
+                return Planned::Path(path);
+            }
+            if states.len() as u64 > room {
+                return Planned::GaveUp;
+            }
+            let next = t + 1;
+            let moves = std::iter::once(v).chain(
+                grid.neighbours(CellId::new(v as usize))
+                    .map(|(_, c)| c.index() as u32),
+            );
+            for u in moves {
+                if forbidden(u, next) || (u != v && edge.contains(&(v, u, next))) {
+                    continue;
+                }
+                let f = next + h(u, next);
+                if f > limit {
+                    continue;
+                }
+                let arrives = u == goal && v != goal;
+                if !seen.insert((u, next, arrives)) {
+                    continue;
+                }
+                let parent = index;
+                let index = states.len() as u32;
+                states.push((u, next, parent));
+                let conflicts = conflicts + cat.count(u, next, v);
+                heap.push(State {
+                    f,
+                    conflicts,
+                    g: next,
+                    index,
+                    arrived: arrives,
+                });
+            }
+        }
+        Planned::Over
+    }
+}
+
+/// `paths` with agent `i`'s replaced by `path`.
+fn with(paths: &[Rc<Vec<u32>>], i: usize, path: &Rc<Vec<u32>>) -> Vec<Rc<Vec<u32>>> {
+    let mut paths = paths.to_vec();
+    paths[i] = Rc::clone(path);
+    paths
+}
+
+/// A child of a split.
+enum Child {
+    /// Its replanned agent, path and the group's extra steps.
+    Path {
+        agent: usize,
+        path: Rc<Vec<u32>>,
+        extra: u32,
+    },
+    /// No path within the allowance.
+    Over,
+    /// The search would pass the memory.
+    GaveUp,
+}
+
+/// What one low-level search found.
+enum Planned {
+    Path(Vec<u32>),
+    /// No path within the limit.
+    Over,
+    GaveUp,
+}
+
+/// A low-level open state: least f, then fewest conflicts, then deepest.
+#[derive(PartialEq, Eq)]
+struct State {
+    f: u32,
+    conflicts: u32,
+    g: u32,
+    index: u32,
+    arrived: bool,
+}
+
+impl Ord for State {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .f
+            .cmp(&self.f)
+            .then(other.conflicts.cmp(&self.conflicts))
+            .then(self.g.cmp(&other.g))
+            .then(Reverse(self.index).cmp(&Reverse(other.index)))
+    }
+}
+
+impl PartialOrd for State {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Where the other agents of a node are (the conflict avoidance table): the low-level
+/// search prefers, among paths of equal cost, the one that meets them least.
+struct Occupancy {
+    on: HashMap<(u32, u32), u32>,
+    /// Goal cell -> the time its agent arrived for good.
+    home: HashMap<u32, u32>,
+}
+
+impl Occupancy {
+    /// The paths of every agent but `i`.
+    fn new(paths: &[Rc<Vec<u32>>], goals: &[u32], i: usize) -> Self {
+        let mut on = HashMap::new();
+        let mut home = HashMap::new();
+        for (j, path) in paths.iter().enumerate() {
+            if j == i {
+                continue;
+            }
+            for (t, &v) in path.iter().enumerate() {
+                *on.entry((v, t as u32)).or_insert(0) += 1;
+            }
+            home.insert(goals[j], path.len() as u32 - 1);
+        }
+        Occupancy { on, home }
+    }
+
+    /// Agents met on `cell` at `time`.
+    fn count(&self, cell: u32, time: u32, _from: u32) -> u32 {
+        let on = self.on.get(&(cell, time)).copied().unwrap_or(0);
+        let home = self.home.get(&cell).is_some_and(|&s| time > s);
+        on + u32::from(home)
+    }
+}
