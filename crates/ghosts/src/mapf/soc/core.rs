@@ -35,8 +35,9 @@ pub const CBS_CELLS: usize = 10_000;
 /// search decides: the SAT encoding grows with the paths' length (brc202d random-1: 400
 /// steps on average, a group of 10 agents took seconds a decision), while on shorter
 /// paths SAT settled the groups CBS did not (lak303d random-1 K = 50, 147 steps on
-/// average: proven in 11.6 CPU s by SAT alone, unproven at 30 CPU s with CBS first).
-pub const CBS_DISTANCE: u64 = 250;
+/// average: proven in 11.6 CPU s by SAT alone, unproven at 30 CPU s with CBS first;
+/// ost003d random-1 K = 100: 9.2 CPU s by SAT, unproven with 250, 18.2 s with 350).
+pub const CBS_DISTANCE: u64 = 350;
 
 /// The low-level searches conflict-based search makes on a group, over all its budgets,
 /// before it leaves the group to SAT: it searches again from its root at every budget,
