@@ -2176,19 +2176,20 @@ impl<'a, 't> Driver<'a, 't> {
         };
         let (mut repair_steps, repair_clock) = (0u64, Instant::now());
         let repair_from = repairing.as_ref().map(repair::Repair::colliding_pairs);
+        let repair_event = |left: usize, steps: u64| Event::Repair {
+            horizon: lower,
+            from: repair_from,
+            left,
+            steps,
+            seconds: repair_clock.elapsed().as_secs_f64(),
+        };
         let mut repair_fruitless = 0u32;
         while lns.makespan() > lower && !stop() {
             if let Some(repair) =
                 repairing.take_if(|repair| !repair_pays(repair.colliding_pairs(), repair_fruitless))
             {
                 // Far from a proof: its time goes to the plan's shortening from now on.
-                (self.trace)(&Event::Repair {
-                    horizon: lower,
-                    from: repair_from,
-                    left: repair.colliding_pairs(),
-                    steps: repair_steps,
-                    seconds: repair_clock.elapsed().as_secs_f64(),
-                });
+                (self.trace)(&repair_event(repair.colliding_pairs(), repair_steps));
             }
             if let Some(repair) = repairing.as_mut() {
                 // The collision repair at the proven bound first: its plan is the proof.
@@ -2205,13 +2206,7 @@ impl<'a, 't> Driver<'a, 't> {
                     repair_fruitless += 1;
                 }
                 if repaired {
-                    (self.trace)(&Event::Repair {
-                        horizon: lower,
-                        from: repair_from,
-                        left: 0,
-                        steps: repair_steps,
-                        seconds: repair_clock.elapsed().as_secs_f64(),
-                    });
+                    (self.trace)(&repair_event(0, repair_steps));
                     let paths = repairing.take().map(repair::Repair::into_paths);
                     return paths.map(|paths| self.found(lower, &paths));
                 }
@@ -2268,13 +2263,7 @@ impl<'a, 't> Driver<'a, 't> {
             }
         }
         if let Some(repair) = repairing {
-            (self.trace)(&Event::Repair {
-                horizon: lower,
-                from: repair_from,
-                left: repair.colliding_pairs(),
-                steps: repair_steps,
-                seconds: repair_clock.elapsed().as_secs_f64(),
-            });
+            (self.trace)(&repair_event(repair.colliding_pairs(), repair_steps));
         }
         let makespan = lns.makespan();
         (self.trace)(&Event::Shortened {
