@@ -109,6 +109,22 @@ impl<'g> DistTable<'g> {
         }
     }
 
+    /// The map.
+    pub fn grid(&self) -> &'g Grid {
+        self.grid
+    }
+
+    /// Another reader of the same distances, when this table reads distances the caller
+    /// computed in full ([`DistTable::known`]); `None` for a table that searches itself.
+    ///
+    /// # Complexity
+    /// O(1).
+    pub fn shared(&self) -> Option<DistTable<'g>> {
+        self.agents
+            .is_empty()
+            .then(|| DistTable::known(self.grid, self.known))
+    }
+
     /// Steps from `cell` to agent `agent`'s goal, [`UNREACHABLE`] when there is no way.
     ///
     /// # Complexity

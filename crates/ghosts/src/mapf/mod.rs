@@ -300,10 +300,12 @@ pub enum Horizons {
     /// Prioritized planning first, then the SAT decision on a growing core of agents
     /// ([`refine`]) when it fails.
     PlanThenCore,
-    /// Prioritized planning first, then the collision repair ([`repair`], at most
+    /// Prioritized planning first, then LaCAM*'s dives from other seeds (each within
+    /// [`OTHER_SEEDS_COUNTED_NODES`] nodes) and the collision repair ([`repair`], at most
     /// [`REPAIR_COUNTED_STEPS`] steps) at every horizon, then the SAT decision on a
-    /// growing core of agents: for the tests, which compare the repair's plans with the
-    /// exhaustive optimum at every horizon (the default runs it at the bound only).
+    /// growing core of agents: for the tests, which compare the dives' and the repair's
+    /// plans with the exhaustive optimum at every horizon (the default runs them at the
+    /// bound only, with a time limit).
     PlanRepairCore,
     /// Prioritized planning first, the SAT decision on every agent when it fails.
     PlanThenSat,
@@ -423,6 +425,21 @@ pub enum Event {
         /// Search nodes it created.
         nodes: usize,
         /// Wall seconds it took.
+        seconds: f64,
+    },
+    /// LaCAM*'s dives from other seeds ([`Driver::other_seeds`]): the best makespan
+    /// before and after them.
+    OtherSeeds {
+        /// Seeds tried.
+        seeds: u32,
+        /// The best plan's makespan before them (`None`: no plan).
+        from: Option<u32>,
+        /// The best plan's makespan after them (`None`: no plan).
+        best: Option<u32>,
+        /// Whether a dive searched everything below the best plan (which is then
+        /// optimal, or no plan exists).
+        exhausted: bool,
+        /// Wall seconds they took.
         seconds: f64,
     },
     /// Push and Swap (`mapf/push_swap.rs`), the last resort when nothing else gave a plan.
@@ -587,6 +604,22 @@ impl std::fmt::Display for Event {
                     }
                 ),
             },
+            Event::OtherSeeds {
+                seeds,
+                from,
+                best,
+                exhausted,
+                seconds,
+            } => {
+                let steps = |m: &Option<u32>| m.map_or("none".to_string(), |m| m.to_string());
+                write!(
+                    f,
+                    "first plans by lacam* from {seeds} more seeds: best {}, was {}{} ({seconds:.3} s)",
+                    steps(best),
+                    steps(from),
+                    if *exhausted { ", optimal" } else { "" }
+                )
+            }
             Event::PushAndSwap {
                 steps,
                 moves,
@@ -1082,6 +1115,30 @@ const SMALL_CORE_VARIABLES: u64 = 150_000;
 /// The seed of LaCAM*'s tie breaks (fixed: the same run gives the same plan).
 const FIRST_PLAN_SEED: u64 = 17;
 
+/// With a time limit, LaCAM*'s dives from other seeds ([`Driver::other_seeds`]) end at
+/// this share of it, from the start of the run.
+const OTHER_SEEDS_SHARE: f64 = 0.15;
+
+/// LaCAM*'s dives from other seeds end after this many seeds in a row without a
+/// shorter plan.
+const OTHER_SEEDS_PATIENCE: u32 = 6;
+
+/// LaCAM*'s dives from other seeds, at most.
+const OTHER_SEEDS: u32 = 32;
+
+/// In the tests' forced mode ([`Horizons::PlanRepairCore`]), each of LaCAM*'s dives
+/// from other seeds within this many nodes.
+pub const OTHER_SEEDS_COUNTED_NODES: u64 = 200;
+
+/// How long [`Driver::other_seeds`] may go.
+#[derive(Debug, Clone, Copy)]
+enum DiveBudget {
+    /// Until this instant.
+    Until(Instant),
+    /// Each dive within this many nodes.
+    Nodes(u64),
+}
+
 /// The share of the time left after the proof that prioritized planning may take to
 /// find shorter plans ([`Driver::improve`]): a failing probe can take tens of seconds
 /// (lt_gallowstemplar_n `random-1` with 1000 agents: 37 s at T = 398, measured at
@@ -1466,7 +1523,7 @@ impl<'a, 't> Driver<'a, 't> {
         let mut repairing = None;
         let proof = self.horizons(
             &instance,
-            search.bytes(),
+            &mut search,
             horizons,
             lower_bound,
             &mut incumbent,
@@ -1672,7 +1729,7 @@ impl<'a, 't> Driver<'a, 't> {
     fn horizons<'i, 'g>(
         &mut self,
         instance: &'i Instance<'g>,
-        held_bytes: u64,
+        search: &mut lacam::Search<'_>,
         horizons: Horizons,
         lower_bound: u32,
         incumbent: &mut Option<Found>,
@@ -1682,7 +1739,7 @@ impl<'a, 't> Driver<'a, 't> {
         let joint_allowed = instance.starts.len() <= MAX_GHOSTS as usize;
         let room = self
             .room(instance.distance_bytes())
-            .saturating_sub(held_bytes);
+            .saturating_sub(search.bytes());
         let mut horizon = lower_bound;
         let mut tried_cores: Vec<Vec<usize>> = Vec::new();
         // Whether no horizon has passed the small core undecided yet: the first that does
@@ -1705,6 +1762,18 @@ impl<'a, 't> Driver<'a, 't> {
                     return Ok(Proof::Found(self.found(horizon, &paths)));
                 }
                 self.check_time()?;
+                if horizons == Horizons::PlanRepairCore {
+                    let budget = DiveBudget::Nodes(OTHER_SEEDS_COUNTED_NODES);
+                    if let Some(answer) = self.other_seeds(search, horizon, incumbent, budget) {
+                        return Ok(Proof::Found(answer));
+                    }
+                    if let Some(best) = incumbent
+                        .as_ref()
+                        .filter(|best| best.steps.is_some_and(|m| m <= horizon))
+                    {
+                        return Ok(Proof::Found(best.clone()));
+                    }
+                }
                 if horizons == Horizons::PlanRepairCore
                     && let Some(paths) = self.repair(
                         instance,
@@ -1746,6 +1815,17 @@ impl<'a, 't> Driver<'a, 't> {
                         Err(stopped) => return Err(stopped),
                     }
                     first_open = false;
+                    if let Some(budget) = self.dive_budget()
+                        && let Some(answer) = self.other_seeds(search, horizon, incumbent, budget)
+                    {
+                        return Ok(Proof::Found(answer));
+                    }
+                    if let Some(best) = incumbent
+                        .as_ref()
+                        .filter(|best| best.steps.is_some_and(|m| m <= horizon))
+                    {
+                        return Ok(Proof::Found(best.clone()));
+                    }
                     if let Some(budget) = self.repair_budget()
                         && let Some(paths) = self.repair(instance, horizon, room, budget, repairing)
                     {
@@ -1864,6 +1944,105 @@ impl<'a, 't> Driver<'a, 't> {
         }
         *kept = Some(search);
         None
+    }
+
+    /// Step, at the first horizon the small core leaves open (the bound `horizon`),
+    /// while LaCAM*'s best plan `incumbent` is longer: LaCAM*'s dives from other seeds
+    /// ([`lacam::Search::reseeded`]), each seeking only plans shorter than the best so far
+    /// and given up at its first plan or once it backs up more than a dive does
+    /// ([`DIVE_NODES_PER_STEP`]); until [`OTHER_SEEDS_SHARE`] of the time limit,
+    /// [`OTHER_SEEDS_PATIENCE`] seeds in a row without a shorter plan, or [`OTHER_SEEDS`]
+    /// seeds (or each dive within the nodes of `budget`). The search of the best plan replaces `search` (the improve
+    /// phase resumes it) and its plan `incumbent`. The answer when a dive searched
+    /// everything below the best plan: that plan, optimal, or that no plan exists.
+    ///
+    /// Why: LaCAM*'s first plan depends much on its tie breaks. Six seeds on
+    /// room-64-64-16 `random-1` with 1000 agents gave 579 to 609 steps (lacam2: 578, then
+    /// 576), on lak303d 527 (the bound: a proof) to 595, on ost003d 461 to 488; a dive
+    /// costs about one PIBT step per step of its plan (0.1 to 0.3 s there), far less
+    /// than the collision repair or the neighbourhood search spend on the same gain.
+    ///
+    /// # Complexity
+    /// Per dive, as [`lacam::Search::run`] on its first dive.
+    fn other_seeds(
+        &mut self,
+        search: &mut lacam::Search<'_>,
+        horizon: u32,
+        incumbent: &mut Option<Found>,
+        budget: DiveBudget,
+    ) -> Option<Found> {
+        let clock = Instant::now();
+        let (end, nodes_allowed) = match budget {
+            DiveBudget::Until(end) => (Some(end), u64::MAX),
+            DiveBudget::Nodes(nodes) => (None, nodes),
+        };
+        let best_steps = |incumbent: &Option<Found>| incumbent.as_ref().and_then(|b| b.steps);
+        let from = best_steps(incumbent);
+        let (mut seeds, mut fruitless, mut exhausted) = (0u32, 0u32, false);
+        while seeds < OTHER_SEEDS
+            && fruitless < OTHER_SEEDS_PATIENCE
+            && best_steps(incumbent).is_none_or(|best| best > horizon)
+            && end.is_none_or(|end| Instant::now() <= end)
+        {
+            seeds += 1;
+            let ceiling = best_steps(incumbent).unwrap_or(u32::MAX);
+            let Some(mut dive) = search.reseeded(FIRST_PLAN_SEED + u64::from(seeds), ceiling)
+            else {
+                break;
+            };
+            let mut expansions = 0u64;
+            let mut stop = |progress: lacam::Progress| {
+                expansions += 1;
+                let backing_up = progress.nodes as u64
+                    > u64::from(progress.deepest).saturating_mul(DIVE_NODES_PER_STEP) + 1;
+                progress.best.is_some()
+                    || backing_up
+                    || expansions > nodes_allowed
+                    || end.is_some_and(|end| Instant::now() > end)
+            };
+            let mut budget = lacam::Budget {
+                memory_bytes: self.limits.budget_mib.saturating_mul(MIB) / FIRST_PLAN_MEMORY_SHARE,
+                stop: &mut stop,
+                enough: horizon,
+            };
+            let outcome = dive.run(&mut budget);
+            exhausted = outcome.end == lacam::End::Exhausted;
+            match self.lacam_found(outcome) {
+                Some(found) => {
+                    *incumbent = Some(found);
+                    *search = dive;
+                    fruitless = 0;
+                }
+                None => fruitless += 1,
+            }
+            if exhausted {
+                break;
+            }
+        }
+        (self.trace)(&Event::OtherSeeds {
+            seeds,
+            from,
+            best: best_steps(incumbent),
+            exhausted,
+            seconds: clock.elapsed().as_secs_f64(),
+        });
+        exhausted.then(|| incumbent.clone().unwrap_or(Found::NEVER))
+    }
+
+    /// How long [`Driver::other_seeds`] may go at the bound: with a time limit, until
+    /// [`OTHER_SEEDS_SHARE`] of it; with [`Stopwatch::Counted`], each dive within its
+    /// first-plan nodes; `None` without a time limit (every answer is then a proof, and
+    /// there are no first plans to better).
+    fn dive_budget(&self) -> Option<DiveBudget> {
+        match self.stopwatch {
+            Stopwatch::Wall(Some(limit)) => Some(DiveBudget::Until(
+                self.started + limit.mul_f64(OTHER_SEEDS_SHARE),
+            )),
+            Stopwatch::Wall(None) => None,
+            Stopwatch::Counted {
+                first_plan_nodes, ..
+            } => Some(DiveBudget::Nodes(first_plan_nodes)),
+        }
     }
 
     /// Whether [`Driver::shorten_first`] has something to do: a time limit and a plan.
