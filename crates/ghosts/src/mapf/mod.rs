@@ -427,7 +427,7 @@ pub enum Event {
         /// Wall seconds it took.
         seconds: f64,
     },
-    /// LaCAM*'s dives from other seeds ([`Driver::other_seeds`]): the best makespan
+    /// LaCAM*'s dives from other seeds (`mapf/lacam.rs`, at the bound): the best makespan
     /// before and after them.
     OtherSeeds {
         /// Seeds tried.
