@@ -46,8 +46,9 @@ fn draw(dataset: &Dataset) -> String {
 /// (with planning and the core), the core as one group once, the raise's plan not
 /// reused once, the fresh encoding per
 /// budget once (on all agents, without planning: every budget by SAT), and conflict-based
-/// search on every group (without planning, with the pairwise bound and without), so that
-/// each way of deciding a budget meets the reference.
+/// search on every group (without planning, with the pairwise bound and without, and its
+/// nodes bounded by the pairs and not), so that each way of deciding a budget meets the
+/// reference.
 fn every_technique() -> Vec<Techniques> {
     let mut all = Vec::new();
     for planning in [false, true] {
@@ -83,12 +84,14 @@ fn every_technique() -> Vec<Techniques> {
         ..Techniques::default()
     });
     // Conflict-based search decides every group (the default leaves the tiny maps to
-    // SAT), with and without the floor the pairwise bound gives it.
-    for pairwise in [false, true] {
+    // SAT), with and without the floor the pairwise bound gives it, and with the floor
+    // but without each node's bound by the pairs.
+    for (pairwise, cbs_pairs) in [(false, true), (true, true), (true, false)] {
         all.push(Techniques {
             planning: false,
             pairwise,
             cbs: Cbs::Everywhere,
+            cbs_pairs,
             ..Techniques::default()
         });
     }
@@ -386,4 +389,69 @@ fn cores_replayed_in_a_wider_session_keep_the_bound_exact() {
     // Logs with cores in both settings.
     assert!(replayed_narrow > 30, "{replayed_narrow}");
     assert!(replayed_halves > 30, "{replayed_halves}");
+}
+
+/// Conflict-based search alone against the exhaustive search on tiny maps, with the
+/// pairs' bounds on its nodes and without, and with few low-level searches allowed: a
+/// plan is the optimum's, and every bound it proves, when it gives up too, is at most
+/// the optimum's extra steps (the bound answered when the deadline or the searches run
+/// out).
+#[test]
+fn conflict_based_search_bounds_never_pass_the_optimum() {
+    use ghosts::internals::mapf::Instance;
+    use ghosts::internals::mapf::sat::Deadline;
+    use ghosts::internals::mapf::soc::cbs::{Searched, least_extra};
+    use ghosts::internals::mapf::soc::encoding::Sessions;
+    use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
+
+    let mut rng = SplitMix64::new(1721);
+    let (mut compared, mut gave_up, mut raised) = (0, 0, 0);
+    while compared < 150 {
+        let Some((dataset, gap)) = tiny_with_optimum(&mut rng) else {
+            continue;
+        };
+        let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
+        let instance = Instance::new(grid, starts, goals);
+        let everyone: Vec<usize> = (0..starts.len()).collect();
+        let bound = pairwise_bound(
+            &instance,
+            64,
+            u64::MAX,
+            &Sessions::new(true, Deadline(None)),
+        );
+        for pairs in [&bound.pairs[..], &[]] {
+            for allowance in [gap.saturating_sub(1), gap, gap + 2] {
+                for budget in [2, 8, 64, 20_000] {
+                    let mut searches = budget;
+                    let searched = least_extra(
+                        &instance,
+                        &everyone,
+                        0,
+                        pairs,
+                        allowance,
+                        64 << 20,
+                        Deadline(None),
+                        &mut searches,
+                    );
+                    let context =
+                        || format!("{allowance} {budget} {searched:?}\n{}", draw(&dataset));
+                    match searched {
+                        Searched::Plan { extra, .. } => assert_eq!(extra, gap, "{}", context()),
+                        Searched::AtLeast(least) => {
+                            assert!(least <= gap && allowance < gap, "{}", context());
+                        }
+                        Searched::GaveUp(least) | Searched::Stopped(least) => {
+                            assert!(least <= gap, "{}", context());
+                            gave_up += 1;
+                            raised += usize::from(least > 0);
+                        }
+                    }
+                }
+            }
+        }
+        compared += 1;
+    }
+    // Searches cut short, some with a bound above zero.
+    assert!(gave_up > 50, "{gave_up}");
+    assert!(raised > 10, "{raised}");
 }

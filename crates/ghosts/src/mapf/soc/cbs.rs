@@ -21,7 +21,10 @@
 //!   keeps off that goal from then on";
 //! - the group's proven least ([`super::pairwise`]'s cover of the group's pairs, and the
 //!   bound its SAT sessions proved) as a floor of every node's cost, so the nodes under it
-//!   are taken fewest conflicts first.
+//!   are taken fewest conflicts first;
+//! - each node bounded by its agents' extra steps plus the cover of what the pairs still
+//!   lack on them ([`node_bound`]), and a search cut short answers the least bound of
+//!   its open nodes, which the caller keeps as the group's proven least.
 //!
 //! Exactness: the two children of a split together keep every plan of their parent
 //! (vertex, edge and target splits as in the papers), each low-level search is an exact
@@ -41,6 +44,7 @@ use std::rc::Rc;
 
 use grid_core::CellId;
 
+use super::pairwise::{Pair, min_cover};
 use super::planning;
 use crate::mapf::Instance;
 use crate::mapf::sat::Deadline;
@@ -157,10 +161,11 @@ pub enum Searched {
     /// Every plan of the group takes at least this many extra steps (more than the
     /// allowance): proved.
     AtLeast(u32),
-    /// The deadline passed: nothing proved.
-    Stopped,
-    /// The search would pass its memory: nothing proved.
-    GaveUp,
+    /// The deadline passed: every plan of the group takes at least this many extra steps
+    /// (the least bound of the nodes not yet expanded), nothing more proved.
+    Stopped(u32),
+    /// The search would pass its memory or its low-level searches: as `Stopped`.
+    GaveUp(u32),
 }
 
 /// A node of the high-level search.
@@ -216,20 +221,26 @@ struct Group<'i, 'a> {
     agents: &'i [usize],
     goals: Vec<u32>,
     distances: Vec<u32>,
+    /// The pairs of agents of the group (indices in it) that take extra steps together,
+    /// for each node's bound (empty: the node's own extra steps only).
+    pairs: &'i [Pair],
 }
 
 /// Finds the least extra steps of the agents `agents` of `instance` (distinct) alone, if
 /// at most `allowance`, with a plan; `floor` is a proven lower bound on it (the search
-/// starts its nodes' order there). Gives up at `deadline`, when its nodes and searches
-/// would take more than `bytes`, or past `*searches` low-level searches (what it made
-/// is taken off `*searches`).
+/// starts its nodes' order there) and `pairs` (indices in `agents`) bounds on the extra
+/// steps of two of them together, which raise each node's bound ([`node_bound`]). Gives
+/// up at `deadline`, when its nodes and searches would take more than `bytes`, or past
+/// `*searches` low-level searches (what it made is taken off `*searches`).
 ///
 /// # Complexity
 /// See the module documentation.
+#[allow(clippy::too_many_arguments)]
 pub fn least_extra(
     instance: &Instance<'_>,
     agents: &[usize],
     floor: u32,
+    pairs: &[Pair],
     allowance: u32,
     bytes: u64,
     deadline: Deadline,
@@ -249,6 +260,7 @@ pub fn least_extra(
             .map(|&a| instance.distance(a, instance.starts[a]))
             .collect(),
         agents,
+        pairs,
     };
     let limits = Limits {
         bytes,
@@ -266,6 +278,17 @@ impl Group<'_, '_> {
         planning::cost(path, self.goals[i]) - self.distances[i]
     }
 
+    /// The bound of a node with `paths` and `extra` steps ([`node_bound`]).
+    fn bound(&self, paths: &[Rc<Vec<u32>>], extra: u32) -> u32 {
+        if self.pairs.is_empty() {
+            return extra;
+        }
+        let own: Vec<u32> = (0..paths.len())
+            .map(|i| self.extra_of(i, &paths[i]))
+            .collect();
+        node_bound(paths.len(), self.pairs, &own)
+    }
+
     /// The best-first search (module documentation).
     fn search(&self, floor: u32, allowance: u32, limits: &Limits) -> Searched {
         let k = self.agents.len();
@@ -276,10 +299,11 @@ impl Group<'_, '_> {
             match self.plan(i, &[], self.distances[i] + allowance, &cat, limits, used) {
                 Planned::Path(path) => paths.push(Rc::new(path)),
                 Planned::Over => return Searched::AtLeast(allowance + 1),
-                Planned::GaveUp => return Searched::GaveUp,
+                Planned::GaveUp => return Searched::GaveUp(floor),
             }
         }
         let extra = (0..k).map(|i| self.extra_of(i, &paths[i])).sum();
+        let bounded = self.bound(&paths, extra);
         let conflicts = self.conflicts(&paths).len();
         let mut nodes = vec![Node {
             parent: None,
@@ -289,7 +313,7 @@ impl Group<'_, '_> {
         }];
         let mut open = BinaryHeap::new();
         open.push(Open {
-            floored: extra.max(floor),
+            floored: bounded.max(floor),
             conflicts,
             node: 0,
         });
@@ -297,10 +321,19 @@ impl Group<'_, '_> {
         // (at least allowance + 1) is what the search proves when the open nodes run out.
         let pruned = allowance + 1;
         let mut pops = 0usize;
-        while let Some(Open { node: n, .. }) = open.pop() {
+        while let Some(Open {
+            node: n, floored, ..
+        }) = open.pop()
+        {
             pops += 1;
+            // Every plan not yet ruled out lies under this node or an open one, all of
+            // them bounded by at least its bound (or pruned past the allowance).
+            let least = floored.min(pruned);
+            if floored > allowance {
+                return Searched::AtLeast(least);
+            }
             if pops % 32 == 0 && limits.deadline.passed() {
-                return Searched::Stopped;
+                return Searched::Stopped(least);
             }
             let mut bypasses = 0;
             let (conflict, children) = loop {
@@ -320,7 +353,7 @@ impl Group<'_, '_> {
                         self.child(&nodes, n, i, constraint, allowance, limits, used)
                     });
                     if children.iter().any(|c| matches!(c, Child::GaveUp)) {
-                        return Searched::GaveUp;
+                        return Searched::GaveUp(least);
                     }
                     if bypasses < BYPASSES {
                         if let Some((i, path)) = children.iter().find_map(|c| match c {
@@ -369,10 +402,14 @@ impl Group<'_, '_> {
                     continue;
                 };
                 let paths = with(&nodes[n].paths, agent, &path);
+                let floored = self.bound(&paths, extra).max(floor);
+                if floored > allowance {
+                    continue;
+                }
                 let conflicts = self.conflicts(&paths).len();
                 used += NODE_BYTES + 8 * k as u64 + 4 * path.len() as u64;
                 if used > limits.bytes {
-                    return Searched::GaveUp;
+                    return Searched::GaveUp(least);
                 }
                 let node = nodes.len();
                 nodes.push(Node {
@@ -382,7 +419,7 @@ impl Group<'_, '_> {
                     extra,
                 });
                 open.push(Open {
-                    floored: extra.max(floor),
+                    floored,
                     conflicts,
                     node,
                 });
@@ -639,6 +676,31 @@ impl Group<'_, '_> {
         }
         Planned::Over
     }
+}
+
+/// A lower bound on the extra steps of every plan under a node whose agents take `own`
+/// extra steps each (on their paths, each least under the node's constraints): every
+/// such plan gives each agent a at least `own[a]` and each pair at least its `extra`
+/// (the weighted dependency graph of CBSH, Felner et al., ICAPS 2018, here with the
+/// pairs' bounds of the whole instance rather than under the node's constraints), so
+/// its extra steps are at least the sum of `own` plus the least cover of what the
+/// pairs still lack, max(0, extra - own[a] - own[b]).
+///
+/// # Complexity
+/// O(P) plus [`min_cover`] of the pairs that still lack steps.
+pub fn node_bound(agents: usize, pairs: &[Pair], own: &[u32]) -> u32 {
+    let lacking: Vec<Pair> = pairs
+        .iter()
+        .filter_map(|p| {
+            let extra = p
+                .extra
+                .checked_sub(own[p.first] + own[p.second])
+                .filter(|&e| e > 0)?;
+            Some(Pair { extra, ..*p })
+        })
+        .collect();
+    let sum: u32 = own.iter().take(agents).sum();
+    sum + min_cover(agents, &lacking)
 }
 
 /// `paths` with agent `i`'s replaced by `path`.

@@ -159,6 +159,9 @@ pub struct Groups {
     groups: Vec<Group>,
     /// Which groups conflict-based search decides first.
     cbs: Option<Cbs>,
+    /// Whether conflict-based search bounds each node by the pairs' bounds
+    /// ([`cbs::node_bound`]) rather than by its own extra steps.
+    cbs_pairs: bool,
 }
 
 /// Agents decided together.
@@ -195,6 +198,7 @@ impl Groups {
         Groups {
             groups: Vec::new(),
             cbs: None,
+            cbs_pairs: false,
         }
     }
 
@@ -203,6 +207,15 @@ impl Groups {
     pub fn with_cbs(self, cbs: Cbs) -> Self {
         Groups {
             cbs: Some(cbs),
+            ..self
+        }
+    }
+
+    /// These groups, with each node of their conflict-based search bounded by the pairs'
+    /// bounds ([`cbs::node_bound`]) when `pairs`.
+    pub fn with_cbs_pairs(self, pairs: bool) -> Self {
+        Groups {
+            cbs_pairs: pairs,
             ..self
         }
     }
@@ -258,10 +271,12 @@ impl Groups {
             .saturating_mul(crate::mapf::sat::BYTES_PER_VARIABLE)
             .min(CBS_BYTES);
         let mut searches = group.cbs_searches;
+        let node_pairs = if self.cbs_pairs { &pairs[..] } else { &[] };
         let searched = cbs::least_extra(
             instance,
             &group.agents,
             floor,
+            node_pairs,
             allowance,
             bytes,
             like.deadline(),
@@ -269,11 +284,18 @@ impl Groups {
         );
         let group = &mut self.groups[g];
         group.cbs_searches = searches;
-        if searched == Searched::GaveUp {
-            group.cbs_searches = 0;
-            return None;
+        match searched {
+            Searched::GaveUp(least) => {
+                group.least = group.least.max(least);
+                group.cbs_searches = 0;
+                None
+            }
+            Searched::Stopped(least) => {
+                group.least = group.least.max(least);
+                Some(searched)
+            }
+            _ => Some(searched),
         }
-        Some(searched)
     }
 
     /// The least extra steps of the instance as the groups prove it: the sum of theirs.
@@ -328,8 +350,18 @@ impl Groups {
                                 self.groups[g].least = extra;
                                 continue;
                             }
-                            Some(Searched::Stopped) => return Ok(Grouped::Stopped),
-                            Some(Searched::GaveUp) | None => {}
+                            // The least it proved is kept in the group's: the bound
+                            // is answered when it passes Delta.
+                            Some(Searched::Stopped(_)) => {
+                                let least = self.least();
+                                if least > delta {
+                                    return Ok(Grouped::AtLeast(least));
+                                }
+                                return Ok(Grouped::Stopped);
+                            }
+                            // Gave up: what it proved is in the group's least, and
+                            // SAT decides from there.
+                            Some(Searched::GaveUp(_)) | None => continue,
                         }
                     }
                     // The other groups' kept sessions count against the room; when

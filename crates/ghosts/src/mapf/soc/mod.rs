@@ -82,6 +82,9 @@ pub struct Techniques {
     /// Which groups ([`core::Groups`], with `groups`) are decided by conflict-based
     /// search ([`cbs`]) before SAT.
     pub cbs: Cbs,
+    /// With `cbs` and `pairwise`: each node of conflict-based search bounded by the
+    /// pairs' bounds as well as by its own extra steps ([`cbs::node_bound`]).
+    pub cbs_pairs: bool,
 }
 
 /// Which groups [`cbs`] decides (one it gives up on goes to SAT).
@@ -107,6 +110,7 @@ impl Default for Techniques {
             core_guided: true,
             reuse_plan: true,
             cbs: Cbs::Large,
+            cbs_pairs: true,
         }
     }
 }
@@ -266,7 +270,9 @@ pub fn solve_within(
     } else {
         encoding::Sessions::new(techniques.incremental, within.deadline)
     };
-    let mut groups = core::Groups::new().with_cbs(techniques.cbs);
+    let mut groups = core::Groups::new()
+        .with_cbs(techniques.cbs)
+        .with_cbs_pairs(techniques.cbs_pairs);
     let everyone: Vec<usize> = (0..k).collect();
     // Every budget below `delta` is proved impossible: LB + delta is the proven bound
     // whenever the loop stops.
