@@ -606,6 +606,20 @@ mod tests {
         Some((grid, starts, goals))
     }
 
+    /// `search` run on for at most `expansions` expansions, ending at a plan of `enough`.
+    fn run_within(search: &mut Search<'_>, expansions: usize, enough: u32) -> Outcome {
+        let mut count = 0;
+        let mut stop = |_: Progress| {
+            count += 1;
+            count > expansions
+        };
+        search.run(&mut Budget {
+            memory_bytes: 256 << 20,
+            stop: &mut stop,
+            enough,
+        })
+    }
+
     fn run(
         grid: &Grid,
         starts: &[CellId],
@@ -613,19 +627,10 @@ mod tests {
         expansions: usize,
         enough: u32,
     ) -> Outcome {
-        let mut count = 0;
-        let mut stop = |_: Progress| {
-            count += 1;
-            count > expansions
-        };
         let options = Options::new(grid);
         let dist = DistTable::new(grid, goals);
         let mut search = Search::new(grid, &options, starts, goals, dist, 7);
-        search.run(&mut Budget {
-            memory_bytes: 256 << 20,
-            stop: &mut stop,
-            enough,
-        })
+        run_within(&mut search, expansions, enough)
     }
 
     /// The optimal makespan by the exact solver (`None`: unsolvable), to check against.
@@ -714,16 +719,7 @@ mod tests {
             );
             let mut outcome = None;
             for _ in 0..200 {
-                let mut count = 0;
-                let mut stop = |_: Progress| {
-                    count += 1;
-                    count > 25
-                };
-                let run = search.run(&mut Budget {
-                    memory_bytes: 256 << 20,
-                    stop: &mut stop,
-                    enough: 0,
-                });
+                let run = run_within(&mut search, 25, 0);
                 let end = run.end;
                 outcome = Some(run);
                 if end != End::Stopped {
@@ -824,16 +820,7 @@ mod tests {
             let search = Search::new(&grid, &options, &starts, &goals, dist, 7);
             for (seed, ceiling) in [(8, optimum), (9, optimum + 1), (10, optimum + 3)] {
                 let mut reseeded = search.reseeded(seed, ceiling).unwrap();
-                let mut count = 0;
-                let mut stop = |_: Progress| {
-                    count += 1;
-                    count > 100_000
-                };
-                let outcome = reseeded.run(&mut Budget {
-                    memory_bytes: 256 << 20,
-                    stop: &mut stop,
-                    enough: 0,
-                });
+                let outcome = run_within(&mut reseeded, 100_000, 0);
                 let context =
                     format!("case {case}, ceiling {ceiling}: optimum {optimum}, {outcome:?}");
                 match &outcome.configurations {

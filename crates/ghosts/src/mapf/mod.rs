@@ -1531,7 +1531,7 @@ impl<'a, 't> Driver<'a, 't> {
         let mut repairing = None;
         let proof = self.horizons(
             &instance,
-            &mut search,
+            &search,
             horizons,
             lower_bound,
             &mut incumbent,
@@ -1737,7 +1737,7 @@ impl<'a, 't> Driver<'a, 't> {
     fn horizons<'i, 'g>(
         &mut self,
         instance: &'i Instance<'g>,
-        search: &mut lacam::Search<'_>,
+        search: &lacam::Search<'_>,
         horizons: Horizons,
         lower_bound: u32,
         incumbent: &mut Option<Found>,
