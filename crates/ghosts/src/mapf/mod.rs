@@ -1782,12 +1782,6 @@ impl<'a, 't> Driver<'a, 't> {
                     if let Some(answer) = self.other_seeds(search, horizon, incumbent, budget) {
                         return Ok(Proof::Found(answer));
                     }
-                    if let Some(best) = incumbent
-                        .as_ref()
-                        .filter(|best| best.steps.is_some_and(|m| m <= horizon))
-                    {
-                        return Ok(Proof::Found(best.clone()));
-                    }
                 }
                 if horizons == Horizons::PlanRepairCore
                     && let Some(paths) = self.repair(
@@ -1834,12 +1828,6 @@ impl<'a, 't> Driver<'a, 't> {
                         && let Some(answer) = self.other_seeds(search, horizon, incumbent, budget)
                     {
                         return Ok(Proof::Found(answer));
-                    }
-                    if let Some(best) = incumbent
-                        .as_ref()
-                        .filter(|best| best.steps.is_some_and(|m| m <= horizon))
-                    {
-                        return Ok(Proof::Found(best.clone()));
                     }
                     if let Some(budget) = self.repair_budget()
                         && let Some(paths) = self.repair(instance, horizon, room, budget, repairing)
@@ -1971,8 +1959,9 @@ impl<'a, 't> Driver<'a, 't> {
     /// seeds (or each dive within the nodes of `budget`). The best plan becomes
     /// `incumbent`; `search`, LaCAM*'s first, is the one the improve phase resumes (its
     /// refined plans are the neighbourhood search's restarts, see [`LNS_RESTART_AFTER`]).
-    /// The answer when a dive searched everything below the best plan: that plan,
-    /// optimal, or that no plan exists.
+    /// The answer when the best plan meets `horizon` (a proven bound), or when a dive
+    /// searched everything below the best plan: that plan, optimal, or that no plan
+    /// exists.
     ///
     /// Why: LaCAM*'s first plan depends much on its tie breaks. Six seeds on
     /// room-64-64-16 `random-1` with 1000 agents gave 579 to 609 steps (lacam2: 578, then
@@ -2043,7 +2032,11 @@ impl<'a, 't> Driver<'a, 't> {
             exhausted,
             seconds: clock.elapsed().as_secs_f64(),
         });
-        exhausted.then(|| incumbent.clone().unwrap_or(Found::NEVER))
+        match incumbent {
+            // A plan at the proven bound is optimal.
+            Some(best) if best.steps.is_some_and(|m| m <= horizon) => Some(best.clone()),
+            _ => exhausted.then(|| incumbent.clone().unwrap_or(Found::NEVER)),
+        }
     }
 
     /// How long [`Driver::other_seeds`] may go at the bound: with a time limit, until
