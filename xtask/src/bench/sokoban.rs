@@ -157,8 +157,9 @@ enum Answer {
     Proven(u32, u32),
     /// Proven unsolvable (`-1`).
     Unsolvable,
-    /// A legal solution not proven optimal (`unproven: PUSHES MOVES LURD >= LB`).
-    Found(u32, u32),
+    /// A legal solution not proven optimal (`unproven: PUSHES MOVES LURD >= LB`): its
+    /// pushes and moves, and the proven lower bound on the metric's first key.
+    Found(u32, u32, Option<u32>),
     /// No answer within the limits (`unknown: ...`, or stopped at the CPU limit).
     Open,
 }
@@ -173,7 +174,10 @@ impl Answer {
         if line.trim() == "-1" {
             Answer::Unsolvable
         } else if let Some(rest) = line.strip_prefix("unproven:") {
-            counts(rest).map_or(Answer::Open, |(p, m)| Answer::Found(p, m))
+            let bound = rest
+                .rsplit_once(">=")
+                .and_then(|(_, b)| b.trim().parse().ok());
+            counts(rest).map_or(Answer::Open, |(p, m)| Answer::Found(p, m, bound))
         } else {
             counts(line).map_or(Answer::Open, |(p, m)| Answer::Proven(p, m))
         }
@@ -182,6 +186,15 @@ impl Answer {
     /// Whether a solution was printed, proven or not.
     fn solved(self) -> bool {
         matches!(self, Answer::Proven(..) | Answer::Found(..))
+    }
+
+    /// Whether an unproven solution is proven optimal on the metric's first key (its
+    /// lower bound equals it), as `--metric pushes` proves the fewest pushes first.
+    fn first_key_proven(self, metric: &str) -> bool {
+        match self {
+            Answer::Found(p, m, Some(bound)) => bound == if metric == "moves" { m } else { p },
+            _ => false,
+        }
     }
 
     /// Whether the answer is proven: optimal, or unsolvable.
@@ -233,7 +246,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     fs::create_dir_all(&work).map_err(|e| e.to_string())?;
     let known = known()?;
     println!(
-        "{:<28} {:>7} {:>7} {:>8} {:>9} {:>9} {:>8}  checked / unknown levels",
+        "{:<28} {:>7} {:>7} {:>8} {:>9} {:>9} {:>8}  checked / levels not proven",
         "set, metric, limit", "solved", "proven", "of", "cpu s", "max s", "max MiB"
     );
     for set in sets {
@@ -369,15 +382,27 @@ impl Clock {
 
 /// The per-level table of one set and metric.
 fn write_runs(path: &Path, runs: &[LevelRun]) -> Result<(), String> {
-    let mut rows = String::from("level\tcpu_seconds\twall_seconds\tpeak_mib\tanswer\n");
+    let mut rows = String::from(
+        "level\tcpu_seconds\twall_seconds\tpeak_mib\tstatus\tpushes\tmoves\tlower_bound\tanswer\n",
+    );
+    let field = |n: Option<u32>| n.map_or_else(|| "-".to_owned(), |n| n.to_string());
     for run in runs {
         let m = &run.measure;
+        let (status, pushes, moves, bound) = match run.answer {
+            Answer::Proven(p, m) => ("proven", Some(p), Some(m), None),
+            Answer::Unsolvable => ("unsolvable", None, None, None),
+            Answer::Found(p, m, b) => ("unproven", Some(p), Some(m), b),
+            Answer::Open => ("open", None, None, None),
+        };
         rows.push_str(&format!(
-            "{}\t{:.3}\t{:.3}\t{:.1}\t{}\n",
+            "{}\t{:.3}\t{:.3}\t{:.1}\t{status}\t{}\t{}\t{}\t{}\n",
             run.level,
             m.cpu_seconds,
             m.seconds,
             m.peak_mib(),
+            field(pushes),
+            field(moves),
+            field(bound),
             run.shown
         ));
     }
@@ -396,6 +421,11 @@ fn report_row(
 ) -> Vec<usize> {
     let solved = runs.iter().filter(|r| r.answer.solved()).count();
     let proven = runs.iter().filter(|r| r.answer.proven()).count();
+    let first_key: Vec<usize> = runs
+        .iter()
+        .filter(|r| r.answer.first_key_proven(metric))
+        .map(|r| r.level)
+        .collect();
     let total: f64 = runs.iter().map(|r| r.measure.cpu_seconds).sum();
     let max_s = runs
         .iter()
@@ -431,9 +461,10 @@ fn report_row(
         String::new()
     };
     println!(
-        "{:<28} {solved:>7} {proven:>7} {:>8} {total:>9.1} {max_s:>9.2} {max_mib:>8.1}  {check}unknown: {open:?}",
+        "{:<28} {solved:>7} {proven:>7} {:>8} {total:>9.1} {max_s:>9.2} {max_mib:>8.1}  {check}not proven: {open:?}, of them with the fewest {} proven: {first_key:?}",
         format!("{name}, {metric}, {limit} s {}", clock.name()),
         runs.len(),
+        metric,
     );
     wrong
 }
@@ -607,11 +638,18 @@ mod tests {
         assert_eq!(Answer::read("-1"), Answer::Unsolvable);
         assert_eq!(
             Answer::read("unproven: 14 52 lurdLURD >= 12"),
-            Answer::Found(14, 52)
+            Answer::Found(14, 52, Some(12))
         );
         assert_eq!(Answer::read("unknown: time"), Answer::Open);
         assert_eq!(Answer::read(""), Answer::Open);
-        assert!(Answer::Found(1, 2).solved() && !Answer::Found(1, 2).proven());
+        assert_eq!(
+            Answer::read("unproven: 12 52 lurdLURD >= 12"),
+            Answer::Found(12, 52, Some(12))
+        );
+        assert!(Answer::Found(12, 52, Some(12)).first_key_proven("pushes"));
+        assert!(!Answer::Found(12, 52, Some(12)).first_key_proven("moves"));
+        assert!(!Answer::Found(14, 52, Some(12)).first_key_proven("pushes"));
+        assert!(Answer::Found(1, 2, None).solved() && !Answer::Found(1, 2, None).proven());
         assert!(Answer::Unsolvable.proven() && !Answer::Unsolvable.solved());
     }
 
