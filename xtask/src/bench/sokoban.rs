@@ -12,7 +12,7 @@ use std::fs;
 use std::path::Path;
 
 use super::cactus::{Curve, Plot};
-use super::measure::{Measure, measure};
+use super::measure::{Measure, measure_any};
 use crate::process::{cargo, root, run as run_command, target_dir};
 
 /// The collections, by the name `--set` takes, their file and the default limit (seconds).
@@ -263,7 +263,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             let runs: Vec<LevelRun> = levels
                 .iter()
                 .map(|&level| run_level(&input, level, metric, limit, args.clock, &work))
-                .collect();
+                .collect::<Result<_, _>>()?;
             write_runs(&work.join(format!("sokoban-{name}-{metric}.tsv")), &runs)?;
             let wrong = report_row(name, metric, limit, args.clock, &runs, &known);
             curves.extend(level_curves(
@@ -307,6 +307,9 @@ pub fn run(args: &Args) -> Result<(), String> {
 }
 
 /// Our solver on one level, under the limit on `clock`.
+///
+/// # Errors
+/// When the run could not be measured.
 fn run_level(
     input: &Path,
     level: usize,
@@ -314,7 +317,7 @@ fn run_level(
     limit: f64,
     clock: Clock,
     work: &Path,
-) -> LevelRun {
+) -> Result<LevelRun, String> {
     let binary = target_dir().join("release/sokoban");
     let out = work.join("sokoban-level.out");
     // On the CPU clock the limit is the shell's `ulimit -t` (SIGXCPU ends the run: then
@@ -342,7 +345,7 @@ fn run_level(
         "1".to_owned(),
     ];
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let measure = measure_under_cpu_limit(&args, input, &out, limit);
+    let measure = measure_under_cpu_limit(&args, input, &out, limit)?;
     let printed = fs::read_to_string(&out).unwrap_or_default();
     let line = printed.lines().nth(1).unwrap_or("");
     let answer = if clock.seconds(&measure) > limit + WALL_GRACE {
@@ -350,12 +353,12 @@ fn run_level(
     } else {
         Answer::read(line)
     };
-    LevelRun {
+    Ok(LevelRun {
         level,
         answer,
         measure,
         shown: line.chars().take(40).collect(),
-    }
+    })
 }
 
 /// How far past a wall limit the solver may print and still count: it keeps its
@@ -524,7 +527,7 @@ fn peer_row(
         let cpu_cap = format!("ulimit -t {}; exec \"$0\" \"$@\"", limit.ceil() as u64 + 1);
         let exe = xtask.display().to_string();
         let args = ["-c", &cpu_cap, &exe, "__soukoban", "--xsb", metric];
-        let m = measure_under_cpu_limit(&args, &input, &out, limit);
+        let m = measure_under_cpu_limit(&args, &input, &out, limit)?;
         let line = fs::read_to_string(&out).unwrap_or_default();
         let line = line.trim().to_owned();
         total += m.cpu_seconds;
@@ -617,14 +620,33 @@ fn count_levels(text: &str) -> usize {
     count
 }
 
-/// `/bin/sh args` run as one measured process (the arguments set the CPU limit); a run
-/// killed at the limit of `limit` seconds counts as just past it.
-fn measure_under_cpu_limit(args: &[&str], input: &Path, out: &Path, limit: f64) -> Measure {
-    measure(Path::new("/bin/sh"), args, input, out).unwrap_or(Measure {
-        seconds: f64::NAN,
-        peak_kib: 0,
-        cpu_seconds: limit.ceil() + 1.0,
-        status: -1,
+/// `/bin/sh args` run as one measured process (the arguments set the CPU limit), its
+/// output in `out` (removed first, so that a run that prints nothing leaves nothing); a run
+/// that fails, such as one killed at the CPU limit of `limit` seconds, counts as just past
+/// the limit.
+///
+/// # Errors
+/// When the run could not be measured at all (the measuring helper did not start).
+fn measure_under_cpu_limit(
+    args: &[&str],
+    input: &Path,
+    out: &Path,
+    limit: f64,
+) -> Result<Measure, String> {
+    match fs::remove_file(out) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(format!("{}: {e}", out.display()));
+        }
+        _ => {}
+    }
+    let (m, _) = measure_any(Path::new("/bin/sh"), args, input, out)?;
+    Ok(if m.status == 0 {
+        m
+    } else {
+        Measure {
+            cpu_seconds: m.cpu_seconds.max(limit.ceil() + 1.0),
+            ..m
+        }
     })
 }
 
