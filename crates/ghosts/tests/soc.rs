@@ -84,14 +84,21 @@ fn every_technique() -> Vec<Techniques> {
         ..Techniques::default()
     });
     // Conflict-based search decides every group (the default leaves the tiny maps to
-    // SAT), with and without the floor the pairwise bound gives it, and with the floor
-    // but without each node's bound by the pairs.
-    for (pairwise, cbs_pairs) in [(false, true), (true, true), (true, false)] {
+    // SAT), with and without the floor the pairwise bound gives it, with the floor but
+    // without each node's bound by the pairs, and without the pairs' costs under each
+    // node's constraints.
+    for (pairwise, cbs_pairs, cbs_pair_costs) in [
+        (false, true, true),
+        (true, true, true),
+        (true, false, true),
+        (true, true, false),
+    ] {
         all.push(Techniques {
             planning: false,
             pairwise,
             cbs: Cbs::Everywhere,
             cbs_pairs,
+            cbs_pair_costs,
             ..Techniques::default()
         });
     }
@@ -283,10 +290,11 @@ fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
     use ghosts::internals::mapf::Instance;
     use ghosts::internals::mapf::sat::Deadline;
     use ghosts::internals::mapf::soc::encoding::{Session, Sessions};
+    use ghosts::internals::mapf::soc::pair_cost::{Rules, Walker, pair_extra};
     use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
 
     let mut rng = SplitMix64::new(1719);
-    let (mut compared, mut pairs_above, mut bound_above) = (0, 0, 0);
+    let (mut compared, mut pairs_above, mut bound_above, mut pairs_costed) = (0, 0, 0, 0);
     while compared < 400 {
         let Some((dataset, gap)) = tiny_with_optimum(&mut rng) else {
             continue;
@@ -314,6 +322,31 @@ fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
                     .find(|p| (p.first, p.second) == (a, b))
                     .map_or(0, |p| u64::from(p.extra));
                 assert_eq!(found, pair, "pair {a} {b}\n{}", context());
+                // The increasing-cost search of the pair (no constraints) finds it too.
+                let rules = [Rules::default(), Rules::default()];
+                let rules = rules.map(|r| Rules { after: -1, ..r });
+                let walkers = [a, b].map(|x| (x, u32::try_from(distance(x)).unwrap()));
+                let walkers = [0, 1].map(|i| Walker {
+                    agent: walkers[i].0,
+                    rules: &rules[i],
+                    least: walkers[i].1,
+                });
+                let costed = pair_extra(&instance, [&walkers[0], &walkers[1]], 64, u64::MAX);
+                assert_eq!(u64::from(costed.extra), pair, "pair {a} {b}\n{}", context());
+                assert_eq!(costed.paths.is_some(), pair == 0, "{}", context());
+                if let Some([p, q]) = costed.paths {
+                    let at = |path: &[u32], t: usize| path[t.min(path.len() - 1)];
+                    assert_eq!(p.len() as u64, distance(a) + 1);
+                    assert_eq!(q.len() as u64, distance(b) + 1);
+                    for t in 0..p.len().max(q.len()) {
+                        assert_ne!(at(&p, t), at(&q, t), "{}", context());
+                        if t > 0 {
+                            let swap = at(&p, t) == at(&q, t - 1) && at(&q, t) == at(&p, t - 1);
+                            assert!(!swap, "{}", context());
+                        }
+                    }
+                }
+                pairs_costed += 1;
             }
         }
         assert!(bound.extra <= gap, "{} > {gap}\n{}", bound.extra, context());
@@ -329,6 +362,7 @@ fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
     // Pairs that take extra steps, and bounds strictly between 0 and the optimum.
     assert!(pairs_above > 50, "{pairs_above}");
     assert!(bound_above > 5, "{bound_above}");
+    assert!(pairs_costed > 400, "{pairs_costed}");
 }
 
 /// The cores of one session replayed in another ([`Session::replay`]) keep the
@@ -400,7 +434,7 @@ fn cores_replayed_in_a_wider_session_keep_the_bound_exact() {
 fn conflict_based_search_bounds_never_pass_the_optimum() {
     use ghosts::internals::mapf::Instance;
     use ghosts::internals::mapf::sat::Deadline;
-    use ghosts::internals::mapf::soc::cbs::{Searched, least_extra};
+    use ghosts::internals::mapf::soc::cbs::{PairCosts, Searched, least_extra};
     use ghosts::internals::mapf::soc::encoding::Sessions;
     use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
 
@@ -419,7 +453,13 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
             u64::MAX,
             &Sessions::new(true, Deadline(None)),
         );
-        for pairs in [&bound.pairs[..], &[]] {
+        let variants = [
+            (&bound.pairs[..], PairCosts::Instance),
+            (&[], PairCosts::Instance),
+            (&bound.pairs[..], PairCosts::UnderConstraints),
+            (&[], PairCosts::UnderConstraints),
+        ];
+        for (pairs, pair_costs) in variants {
             for allowance in [gap.saturating_sub(1), gap, gap + 2] {
                 for budget in [2, 8, 64, 20_000] {
                     let mut searches = budget;
@@ -428,13 +468,18 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                         &everyone,
                         0,
                         pairs,
+                        pair_costs,
                         allowance,
                         64 << 20,
                         Deadline(None),
                         &mut searches,
                     );
-                    let context =
-                        || format!("{allowance} {budget} {searched:?}\n{}", draw(&dataset));
+                    let context = || {
+                        format!(
+                            "{pair_costs:?} {allowance} {budget} {searched:?}\n{}",
+                            draw(&dataset)
+                        )
+                    };
                     match searched {
                         Searched::Plan { extra, .. } => assert_eq!(extra, gap, "{}", context()),
                         Searched::AtLeast(least) => {

@@ -162,6 +162,8 @@ pub struct Groups {
     /// Whether conflict-based search bounds each node by the pairs' bounds
     /// ([`cbs::node_bound`]) rather than by its own extra steps.
     cbs_pairs: bool,
+    /// What each node's pairs in conflict cost ([`cbs::PairCosts`]).
+    cbs_pair_costs: cbs::PairCosts,
 }
 
 /// Agents decided together.
@@ -199,6 +201,7 @@ impl Groups {
             groups: Vec::new(),
             cbs: None,
             cbs_pairs: false,
+            cbs_pair_costs: cbs::PairCosts::Instance,
         }
     }
 
@@ -216,6 +219,15 @@ impl Groups {
     pub fn with_cbs_pairs(self, pairs: bool) -> Self {
         Groups {
             cbs_pairs: pairs,
+            ..self
+        }
+    }
+
+    /// These groups, with the pairs in conflict in each node of their conflict-based
+    /// search costed as `pair_costs` says.
+    pub fn with_cbs_pair_costs(self, pair_costs: cbs::PairCosts) -> Self {
+        Groups {
+            cbs_pair_costs: pair_costs,
             ..self
         }
     }
@@ -277,6 +289,7 @@ impl Groups {
             &group.agents,
             floor,
             node_pairs,
+            self.cbs_pair_costs,
             allowance,
             bytes,
             like.deadline(),

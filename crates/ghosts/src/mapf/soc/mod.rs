@@ -39,6 +39,7 @@
 pub mod cbs;
 pub mod core;
 pub mod encoding;
+pub mod pair_cost;
 pub mod pairwise;
 pub mod planning;
 
@@ -85,6 +86,9 @@ pub struct Techniques {
     /// With `cbs` and `pairwise`: each node of conflict-based search bounded by the
     /// pairs' bounds as well as by its own extra steps ([`cbs::node_bound`]).
     pub cbs_pairs: bool,
+    /// With `cbs`: the pairs in conflict in each node of conflict-based search costed
+    /// under the node's constraints by a two-agent search ([`cbs::PairCosts`]).
+    pub cbs_pair_costs: bool,
 }
 
 /// Which groups [`cbs`] decides (one it gives up on goes to SAT).
@@ -111,6 +115,7 @@ impl Default for Techniques {
             reuse_plan: true,
             cbs: Cbs::Large,
             cbs_pairs: true,
+            cbs_pair_costs: true,
         }
     }
 }
@@ -272,7 +277,12 @@ pub fn solve_within(
     };
     let mut groups = core::Groups::new()
         .with_cbs(techniques.cbs)
-        .with_cbs_pairs(techniques.cbs_pairs);
+        .with_cbs_pairs(techniques.cbs_pairs)
+        .with_cbs_pair_costs(if techniques.cbs_pair_costs {
+            cbs::PairCosts::UnderConstraints
+        } else {
+            cbs::PairCosts::Instance
+        });
     let everyone: Vec<usize> = (0..k).collect();
     // Every budget below `delta` is proved impossible: LB + delta is the proven bound
     // whenever the loop stops.
