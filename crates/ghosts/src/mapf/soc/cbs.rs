@@ -25,6 +25,11 @@
 //! - each node bounded by its agents' extra steps plus the cover of what the pairs still
 //!   lack on them ([`node_bound`]), and a search cut short answers the least bound of
 //!   its open nodes, which the caller keeps as the group's proven least.
+//! - the pairs in conflict in a node costed under the node's constraints on their two
+//!   agents ([`PairCosts::UnderConstraints`], by [`super::pair_cost`]'s increasing cost
+//!   on their MDDs), which raise the node's bound as the weighted dependency graph of
+//!   CBSH2 does; a pair that fits at its own costs gives the node its two paths when
+//!   that leaves fewer conflicts (a bypass of both at once).
 //!
 //! Exactness: the two children of a split together keep every plan of their parent
 //! (vertex, edge and target splits as in the papers), each low-level search is an exact
@@ -64,10 +69,16 @@ const NODE_BYTES: u64 = 96;
 
 /// States (MDD cells and joint states) one pair's cost under a node's constraints may
 /// take ([`super::pair_cost`]) before it answers what it proved.
-const PAIR_STATES: u64 = 1 << 16;
+const PAIR_STATES: u64 = 1 << 18;
 
 /// Bytes counted per state of [`PAIR_STATES`].
 const PAIR_STATE_BYTES: u64 = 16;
+
+/// Bytes counted per entry of the two-agent searches' memo besides its constraints.
+const MEMO_BYTES: u64 = 96;
+
+/// Bytes counted per constraint in a memo's key.
+const CONSTRAINT_BYTES: u64 = 16;
 
 /// What bounds each node's pairs of agents ([`node_bound`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -269,6 +280,11 @@ struct Group<'i, 'a> {
     pair_costs: PairCosts,
     /// The two-agent searches' answers.
     memo: &'i std::cell::RefCell<HashMap<PairKey, u32>>,
+    /// The pairs (agents in the instance) whose two-agent search ran out of its budget:
+    /// not tried again in this search.
+    costly: &'i std::cell::RefCell<HashSet<(usize, usize)>>,
+    /// Bytes the memo holds, counted with the nodes'.
+    memo_bytes: std::cell::Cell<u64>,
 }
 
 /// Finds the least extra steps of the agents `agents` of `instance` (distinct) alone, if
@@ -297,6 +313,7 @@ pub fn least_extra(
         return Searched::AtLeast(floor);
     }
     let memo = std::cell::RefCell::new(HashMap::new());
+    let costly = std::cell::RefCell::new(HashSet::new());
     let group = Group {
         instance,
         goals: agents
@@ -311,6 +328,8 @@ pub fn least_extra(
         pairs,
         pair_costs,
         memo: &memo,
+        costly: &costly,
+        memo_bytes: std::cell::Cell::new(0),
     };
     let limits = Limits {
         bytes,
@@ -433,6 +452,12 @@ impl Group<'_, '_> {
             return (floor, None);
         };
         let [given_a, given_b] = given;
+        let pair = (self.agents[a], self.agents[b]);
+        if (given_a.is_empty() && given_b.is_empty()) || self.costly.borrow().contains(&pair) {
+            // The two alone, as the instance's pairs bound them already; or a pair
+            // whose search ran out of its budget at another node.
+            return (floor, None);
+        }
         let key = (self.agents[a], self.agents[b], given_a, given_b);
         if let Some(&extra) = self.memo.borrow().get(&key) {
             return (extra.max(floor), None);
@@ -455,9 +480,24 @@ impl Group<'_, '_> {
                 least: planning::cost(&node.paths[b], self.goals[b]),
             },
         ];
-        let budget = PAIR_STATES.min(limits.bytes.saturating_sub(used) / PAIR_STATE_BYTES);
-        let PairExtra { extra, paths } =
-            pair_extra(self.instance, [&walkers[0], &walkers[1]], limit, budget);
+        let room = limits.bytes.saturating_sub(used + self.memo_bytes.get());
+        let budget = PAIR_STATES.min(room / PAIR_STATE_BYTES);
+        let PairExtra {
+            extra,
+            paths,
+            gave_up,
+        } = pair_extra(
+            self.instance,
+            [&walkers[0], &walkers[1]],
+            floor,
+            limit,
+            budget,
+        );
+        if gave_up {
+            self.costly.borrow_mut().insert(pair);
+        }
+        let bytes = MEMO_BYTES + CONSTRAINT_BYTES * (key.2.len() + key.3.len()) as u64;
+        self.memo_bytes.set(self.memo_bytes.get() + bytes);
         self.memo.borrow_mut().insert(key, extra);
         (extra.max(floor), paths.filter(|_| extra <= own[0] + own[1]))
     }
@@ -625,7 +665,7 @@ impl Group<'_, '_> {
                 }
                 let conflicts = self.conflicts(&paths).len();
                 used += NODE_BYTES + 8 * k as u64 + 4 * path.len() as u64;
-                if used > limits.bytes {
+                if used + self.memo_bytes.get() > limits.bytes {
                     return Searched::GaveUp(least);
                 }
                 let node = nodes.len();

@@ -45,12 +45,13 @@ pub struct Rules {
 impl Rules {
     /// Whether the agent may not be on `cell` at `time`.
     pub fn forbids(&self, cell: u32, time: u32) -> bool {
-        self.vertex.contains(&(cell, time)) || self.from.get(&cell).is_some_and(|&s| time >= s)
+        (!self.vertex.is_empty() && self.vertex.contains(&(cell, time)))
+            || (!self.from.is_empty() && self.from.get(&cell).is_some_and(|&s| time >= s))
     }
 
     /// Whether the agent may not move from `from` to `to` in the step that ends at `time`.
     pub fn forbids_move(&self, from: u32, to: u32, time: u32) -> bool {
-        from != to && self.edge.contains(&(from, to, time))
+        from != to && !self.edge.is_empty() && self.edge.contains(&(from, to, time))
     }
 }
 
@@ -64,6 +65,10 @@ pub struct Walker<'r> {
     pub least: u32,
 }
 
+/// Values of Delta one call tries past the bound it starts from before it answers
+/// what it proved (each costs Delta + 1 joint walks).
+const DELTAS: u32 = 4;
+
 /// The cells of the paths of an agent level by level (time 0 to its cost).
 type Mdd = Vec<Vec<u32>>;
 
@@ -74,36 +79,53 @@ pub struct PairExtra {
     /// When the two fit at their least costs (`extra` is their own extra steps): a path
     /// of each at its least cost (to its cost), the two never meeting.
     pub paths: Option<[Vec<u32>; 2]>,
+    /// Whether the budget ran out first (`extra` is then what was proved before).
+    pub gave_up: bool,
 }
 
 /// A lower bound on the least extra steps of the two agents `walkers` together (the
-/// module documentation): their least when at most `limit`, else at least `limit + 1`;
-/// cut at `budget` states (MDD cells and joint states), it answers what it proved.
+/// module documentation), from `known`, a bound already proved: their least when at
+/// most `limit`, else at least `limit + 1`; cut at `budget` states (MDD cells and joint
+/// states) or after [`DELTAS`] values of Delta, it answers what it proved.
 ///
 /// # Complexity
 /// See the module documentation.
 pub fn pair_extra(
     instance: &Instance<'_>,
     walkers: [&Walker<'_>; 2],
+    known: u32,
     limit: u32,
     budget: u64,
 ) -> PairExtra {
-    let proved = |extra: u32| PairExtra { extra, paths: None };
+    let proved = |extra: u32| PairExtra {
+        extra,
+        paths: None,
+        gave_up: false,
+    };
+    let gave_up = |extra: u32| PairExtra {
+        extra,
+        paths: None,
+        gave_up: true,
+    };
     let [w1, w2] = walkers;
     let distance = |w: &Walker<'_>| instance.distance(w.agent, instance.starts[w.agent]);
     let own = (w1.least - distance(w1)) + (w2.least - distance(w2));
     let mut left = budget;
     let mut mdds: [HashMap<u32, Option<Mdd>>; 2] = [HashMap::new(), HashMap::new()];
-    for delta in 0.. {
+    let from = known.saturating_sub(own);
+    for delta in from.. {
         if own + delta > limit {
             return proved(own + delta);
+        }
+        if delta >= from + DELTAS {
+            return gave_up(own + delta);
         }
         for first in 0..=delta {
             let costs = [w1.least + first, w2.least + delta - first];
             for (i, w) in [w1, w2].into_iter().enumerate() {
                 if !mdds[i].contains_key(&costs[i]) {
                     let Some(mdd) = mdd(instance, w, costs[i], &mut left) else {
-                        return proved(own + delta);
+                        return gave_up(own + delta);
                     };
                     mdds[i].insert(costs[i], (!mdd.is_empty()).then_some(mdd));
                 }
@@ -116,10 +138,11 @@ pub fn pair_extra(
                     return PairExtra {
                         extra: own + delta,
                         paths: (delta == 0).then_some(paths),
+                        gave_up: false,
                     };
                 }
                 Walked::Apart => {}
-                Walked::GaveUp => return proved(own + delta),
+                Walked::GaveUp => return gave_up(own + delta),
             }
         }
     }
@@ -186,6 +209,10 @@ fn mdd(instance: &Instance<'_>, walker: &Walker<'_>, cost: u32, left: &mut u64) 
     Some(levels)
 }
 
+/// One time of [`walk`]'s depth-first trail: the two agents' cells, and the pairs of
+/// cells still to try at the next time.
+type Step = ((u32, u32), Vec<(u32, u32)>);
+
 /// What [`walk`] found.
 enum Walked {
     /// A path of each (to its cost), the two never meeting.
@@ -207,62 +234,85 @@ fn walk(
 ) -> Walked {
     let grid = instance.grid;
     let end = mdds[0].len().max(mdds[1].len()) - 1;
-    // The cells agent i may step to from `v` in the step that ends at `t`.
-    let steps = |i: usize, v: u32, t: usize| -> Vec<u32> {
+    // The cells agent i may step to from `v` in the step that ends at `t` (at most 5).
+    let steps = |i: usize, v: u32, t: usize, out: &mut Vec<u32>| {
+        out.clear();
         let mdd = mdds[i];
         if t >= mdd.len() {
-            return vec![v];
+            out.push(v);
+            return;
         }
-        std::iter::once(v)
-            .chain(
-                grid.neighbours(CellId::new(v as usize))
-                    .map(|(_, c)| c.index() as u32),
-            )
-            .filter(|u| {
-                mdd[t].binary_search(u).is_ok() && !walkers[i].rules.forbids_move(v, *u, t as u32)
-            })
-            .collect()
+        let moves = std::iter::once(v).chain(
+            grid.neighbours(CellId::new(v as usize))
+                .map(|(_, c)| c.index() as u32),
+        );
+        for u in moves {
+            if mdd[t].binary_search(&u).is_ok() && !walkers[i].rules.forbids_move(v, u, t as u32) {
+                out.push(u);
+            }
+        }
     };
     let first = (mdds[0][0][0], mdds[1][0][0]);
     if first.0 == first.1 {
         return Walked::Apart;
     }
-    // Per time, the pairs of cells reached and the index of the pair each came from.
-    let mut levels: Vec<Vec<((u32, u32), u32)>> = vec![vec![(first, u32::MAX)]];
-    for t in 1..=end {
-        let mut seen: HashMap<(u32, u32), u32> = HashMap::new();
+    // Depth first (a walk that fits is usually found along the first branches), each
+    // (time, cells) visited once; `trail[t]` is the pair of cells at time t and the
+    // pairs still to try from it.
+    let mut seen: HashSet<(u32, u32, u32)> = HashSet::new();
+    let mut trail: Vec<Step> = Vec::new();
+    let (mut firsts, mut seconds) = (Vec::with_capacity(5), Vec::with_capacity(5));
+    let mut next_of = |t: usize, (u, v): (u32, u32), seen: &HashSet<(u32, u32, u32)>| {
         let mut next = Vec::new();
-        for (index, &((u, v), _)) in levels[t - 1].iter().enumerate() {
-            let second = steps(1, v, t);
-            for x in steps(0, u, t) {
-                for &y in &second {
-                    if x != y && !(x == v && y == u) && !seen.contains_key(&(x, y)) {
-                        seen.insert((x, y), index as u32);
-                        next.push(((x, y), index as u32));
-                    }
+        steps(0, u, t, &mut firsts);
+        steps(1, v, t, &mut seconds);
+        for &x in &firsts {
+            for &y in &seconds {
+                if x != y && !(x == v && y == u) && !seen.contains(&(t as u32, x, y)) {
+                    next.push((x, y));
                 }
             }
         }
-        let Some(rest) = left.checked_sub(next.len() as u64) else {
+        // Tried last first: the order of the cells, reversed.
+        next.reverse();
+        next
+    };
+    if end == 0 {
+        return Walked::Together([vec![first.0], vec![first.1]]);
+    }
+    let to_try = next_of(1, first, &seen);
+    trail.push((first, to_try));
+    while let Some((_, to_try)) = trail.last_mut() {
+        let Some(cells) = to_try.pop() else {
+            trail.pop();
+            continue;
+        };
+        let t = trail.len();
+        if !seen.insert((t as u32, cells.0, cells.1)) {
+            continue;
+        }
+        let Some(rest) = left.checked_sub(1) else {
             return Walked::GaveUp;
         };
         *left = rest;
-        if next.is_empty() {
-            return Walked::Apart;
+        if t == end {
+            trail.push((cells, Vec::new()));
+            break;
         }
-        levels.push(next);
+        let to_try = next_of(t + 1, cells, &seen);
+        trail.push((cells, to_try));
+    }
+    if trail.len() != end + 1 {
+        return Walked::Apart;
     }
     let mut paths = [vec![0; mdds[0].len()], vec![0; mdds[1].len()]];
-    let mut index = 0usize;
-    for t in (0..=end).rev() {
-        let ((u, v), parent) = levels[t][index];
+    for (t, &((u, v), _)) in trail.iter().enumerate() {
         if t < paths[0].len() {
             paths[0][t] = u;
         }
         if t < paths[1].len() {
             paths[1][t] = v;
         }
-        index = parent as usize;
     }
     Walked::Together(paths)
 }
