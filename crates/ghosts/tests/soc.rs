@@ -48,7 +48,10 @@ fn draw(dataset: &Dataset) -> String {
 /// budget once (on all agents, without planning: every budget by SAT), and conflict-based
 /// search on every group (without planning, with the pairwise bound and without, and its
 /// nodes bounded by the pairs and not), so that each way of deciding a budget meets the
-/// reference.
+/// reference. With conflict-based search on every group, the pairwise bound's pairs are
+/// decided by it too (`pairs_by_cbs`); the default leaves the tiny maps' pairs to SAT, as
+/// with the switch off. The sessions that fill the memory (`fill`) never need to on
+/// these maps: their own test is below.
 fn every_technique() -> Vec<Techniques> {
     let mut all = Vec::new();
     for planning in [false, true] {
@@ -281,7 +284,8 @@ fn tiny_with_optimum(rng: &mut SplitMix64) -> Option<(Dataset, u32)> {
 
 /// The two lower bounds against the exhaustive search on tiny maps: each pair's extra
 /// steps of the pairwise bound are the two agents' own optimum (the reference on the two
-/// alone), the vertex cover never passes the optimum's extra steps, and the core-guided
+/// alone), decided by SAT and by conflict-based search first, the vertex cover never
+/// passes the optimum's extra steps, and the core-guided
 /// bound of a session on every agent reaches exactly the optimum's extra steps when its
 /// reach allows them (and never passes them with half the reach).
 #[test]
@@ -308,6 +312,14 @@ fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
             64,
             u64::MAX,
             &Sessions::new(true, Deadline(None)),
+            Cbs::Off,
+        );
+        let by_cbs = pairwise_bound(
+            &instance,
+            64,
+            u64::MAX,
+            &Sessions::new(true, Deadline(None)),
+            Cbs::Everywhere,
         );
         for a in 0..agents {
             for b in a + 1..agents {
@@ -315,12 +327,14 @@ fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
                     .unwrap()
                     - distance(a)
                     - distance(b);
-                let found = bound
-                    .pairs
-                    .iter()
-                    .find(|p| (p.first, p.second) == (a, b))
-                    .map_or(0, |p| u64::from(p.extra));
-                assert_eq!(found, pair, "pair {a} {b}\n{}", context());
+                for bound in [&bound, &by_cbs] {
+                    let found = bound
+                        .pairs
+                        .iter()
+                        .find(|p| (p.first, p.second) == (a, b))
+                        .map_or(0, |p| u64::from(p.extra));
+                    assert_eq!(found, pair, "pair {a} {b}\n{}", context());
+                }
                 // The increasing-cost search of the pair (no constraints) finds it too.
                 let rules = [Rules::default(), Rules::default()];
                 let rules = rules.map(|r| Rules { after: -1, ..r });
@@ -458,6 +472,7 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
             64,
             u64::MAX,
             &Sessions::new(true, Deadline(None)),
+            Cbs::Off,
         );
         let variants = [
             (&bound.pairs[..], PairCosts::Instance),
@@ -504,4 +519,66 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
     // Searches cut short, some with a bound above zero.
     assert!(gave_up > 50, "{gave_up}");
     assert!(raised > 10, "{raised}");
+}
+
+/// Sessions that fill the memory ([`Sessions::filling`]) decide the budgets as the
+/// exhaustive search does: on tiny maps, with a room between what reach Delta and the
+/// usual reach need, every budget below the optimum's extra steps is impossible and the
+/// optimum's has a plan within it, with the core-guided raise and without; and some
+/// sessions were built at a reach strictly between the two.
+#[test]
+fn sessions_filling_the_memory_decide_every_budget_exactly() {
+    use ghosts::internals::mapf::Instance;
+    use ghosts::internals::mapf::sat::Deadline;
+    use ghosts::internals::mapf::soc::encoding::{Decision, Sessions, count_variables};
+
+    let mut rng = SplitMix64::new(1733);
+    let (mut compared, mut between) = (0, 0);
+    while compared < 150 {
+        let Some((dataset, gap)) = tiny_with_optimum(&mut rng) else {
+            continue;
+        };
+        let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
+        let instance = Instance::new(grid, starts, goals);
+        let everyone: Vec<usize> = (0..starts.len()).collect();
+        let context = || draw(&dataset);
+        let count = |reach: u32| count_variables(&instance, &everyone, reach);
+        let (low, high) = (count(gap), count(gap + gap / 4 + 2));
+        // A room that holds reach `gap` (so no budget up to it is too large) and often not
+        // the usual reach.
+        let max_variables = low + rng.below((high - low) as usize * 5 / 4 + 1) as u64;
+        for core_guided in [false, true] {
+            let mut sessions = if core_guided {
+                Sessions::core_guided(true, Deadline(None))
+            } else {
+                Sessions::new(true, Deadline(None))
+            }
+            .filling(true);
+            let mut delta = 0;
+            loop {
+                let decided = sessions.decide(&instance, &everyone, delta, max_variables);
+                let variables = sessions.variables();
+                let usual = count(delta + delta / 4 + 2);
+                between += usize::from(variables > count(delta) && variables < usual);
+                match decided.unwrap() {
+                    Decision::Plan(paths) => {
+                        assert_eq!(delta, gap, "{}", context());
+                        let distances: u64 = (0..starts.len())
+                            .map(|a| u64::from(instance.distance(a, starts[a])))
+                            .sum();
+                        let cost = soc::sum_of_costs(&paths, goals);
+                        assert!(cost <= distances + u64::from(gap), "{}", context());
+                        break;
+                    }
+                    Decision::Impossible => {
+                        delta = (delta + 1).max(sessions.proven());
+                        assert!(delta <= gap, "{}", context());
+                    }
+                    Decision::Stopped => unreachable!(),
+                }
+            }
+        }
+        compared += 1;
+    }
+    assert!(between > 20, "{between}");
 }
