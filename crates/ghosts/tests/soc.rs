@@ -48,7 +48,10 @@ fn draw(dataset: &Dataset) -> String {
 /// budget once (on all agents, without planning: every budget by SAT), and conflict-based
 /// search on every group (without planning, with the pairwise bound and without, and its
 /// nodes bounded by the pairs and not), so that each way of deciding a budget meets the
-/// reference.
+/// reference. With conflict-based search on every group, the pairwise bound's pairs are
+/// decided by it too (`pairs_by_cbs`); the default leaves the tiny maps' pairs to SAT, as
+/// with the switch off. The sessions that fill the memory (`fill`) never need to on
+/// these maps: their own test is below.
 fn every_technique() -> Vec<Techniques> {
     let mut all = Vec::new();
     for planning in [false, true] {
@@ -85,13 +88,19 @@ fn every_technique() -> Vec<Techniques> {
     });
     // Conflict-based search decides every group (the default leaves the tiny maps to
     // SAT), with and without the floor the pairwise bound gives it, and with the floor
-    // but without each node's bound by the pairs.
-    for (pairwise, cbs_pairs) in [(false, true), (true, true), (true, false)] {
+    // but without each node's bound by the pairs (nor the pairs' costs under each node's
+    // constraints).
+    for (pairwise, cbs_pairs, cbs_pair_costs) in [
+        (false, true, true),
+        (true, true, true),
+        (true, false, false),
+    ] {
         all.push(Techniques {
             planning: false,
             pairwise,
             cbs: Cbs::Everywhere,
             cbs_pairs,
+            cbs_pair_costs,
             ..Techniques::default()
         });
     }
@@ -275,7 +284,8 @@ fn tiny_with_optimum(rng: &mut SplitMix64) -> Option<(Dataset, u32)> {
 
 /// The two lower bounds against the exhaustive search on tiny maps: each pair's extra
 /// steps of the pairwise bound are the two agents' own optimum (the reference on the two
-/// alone), the vertex cover never passes the optimum's extra steps, and the core-guided
+/// alone), decided by SAT and by conflict-based search first, the vertex cover never
+/// passes the optimum's extra steps, and the core-guided
 /// bound of a session on every agent reaches exactly the optimum's extra steps when its
 /// reach allows them (and never passes them with half the reach).
 #[test]
@@ -283,10 +293,11 @@ fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
     use ghosts::internals::mapf::Instance;
     use ghosts::internals::mapf::sat::Deadline;
     use ghosts::internals::mapf::soc::encoding::{Session, Sessions};
+    use ghosts::internals::mapf::soc::pair_cost::{Rules, Walker, pair_extra};
     use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
 
     let mut rng = SplitMix64::new(1719);
-    let (mut compared, mut pairs_above, mut bound_above) = (0, 0, 0);
+    let (mut compared, mut pairs_above, mut bound_above, mut pairs_costed) = (0, 0, 0, 0);
     while compared < 400 {
         let Some((dataset, gap)) = tiny_with_optimum(&mut rng) else {
             continue;
@@ -301,6 +312,14 @@ fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
             64,
             u64::MAX,
             &Sessions::new(true, Deadline(None)),
+            Cbs::Off,
+        );
+        let by_cbs = pairwise_bound(
+            &instance,
+            64,
+            u64::MAX,
+            &Sessions::new(true, Deadline(None)),
+            Cbs::Everywhere,
         );
         for a in 0..agents {
             for b in a + 1..agents {
@@ -308,12 +327,46 @@ fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
                     .unwrap()
                     - distance(a)
                     - distance(b);
-                let found = bound
-                    .pairs
-                    .iter()
-                    .find(|p| (p.first, p.second) == (a, b))
-                    .map_or(0, |p| u64::from(p.extra));
-                assert_eq!(found, pair, "pair {a} {b}\n{}", context());
+                for bound in [&bound, &by_cbs] {
+                    let found = bound
+                        .pairs
+                        .iter()
+                        .find(|p| (p.first, p.second) == (a, b))
+                        .map_or(0, |p| u64::from(p.extra));
+                    assert_eq!(found, pair, "pair {a} {b}\n{}", context());
+                }
+                // The increasing-cost search of the pair (no constraints) finds it too.
+                let rules = [Rules::default(), Rules::default()];
+                let rules = rules.map(|r| Rules { after: -1, ..r });
+                let walkers = [a, b].map(|x| (x, u32::try_from(distance(x)).unwrap()));
+                let walkers = [0, 1].map(|i| Walker {
+                    agent: walkers[i].0,
+                    rules: &rules[i],
+                    least: walkers[i].1,
+                });
+                let costed = pair_extra(&instance, [&walkers[0], &walkers[1]], 0, 64, u64::MAX);
+                // Exact, unless cut short after its few values of Delta (then at most it).
+                let extra = u64::from(costed.extra);
+                assert!(extra <= pair, "pair {a} {b}\n{}", context());
+                assert!(
+                    costed.gave_up || extra == pair,
+                    "pair {a} {b}\n{}",
+                    context()
+                );
+                assert_eq!(costed.paths.is_some(), pair == 0, "{}", context());
+                if let Some([p, q]) = costed.paths {
+                    let at = |path: &[u32], t: usize| path[t.min(path.len() - 1)];
+                    assert_eq!(p.len() as u64, distance(a) + 1);
+                    assert_eq!(q.len() as u64, distance(b) + 1);
+                    for t in 0..p.len().max(q.len()) {
+                        assert_ne!(at(&p, t), at(&q, t), "{}", context());
+                        if t > 0 {
+                            let swap = at(&p, t) == at(&q, t - 1) && at(&q, t) == at(&p, t - 1);
+                            assert!(!swap, "{}", context());
+                        }
+                    }
+                }
+                pairs_costed += usize::from(!costed.gave_up);
             }
         }
         assert!(bound.extra <= gap, "{} > {gap}\n{}", bound.extra, context());
@@ -329,6 +382,7 @@ fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
     // Pairs that take extra steps, and bounds strictly between 0 and the optimum.
     assert!(pairs_above > 50, "{pairs_above}");
     assert!(bound_above > 5, "{bound_above}");
+    assert!(pairs_costed > 400, "{pairs_costed}");
 }
 
 /// The cores of one session replayed in another ([`Session::replay`]) keep the
@@ -400,7 +454,7 @@ fn cores_replayed_in_a_wider_session_keep_the_bound_exact() {
 fn conflict_based_search_bounds_never_pass_the_optimum() {
     use ghosts::internals::mapf::Instance;
     use ghosts::internals::mapf::sat::Deadline;
-    use ghosts::internals::mapf::soc::cbs::{Searched, least_extra};
+    use ghosts::internals::mapf::soc::cbs::{PairCosts, Searched, least_extra};
     use ghosts::internals::mapf::soc::encoding::Sessions;
     use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
 
@@ -418,8 +472,14 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
             64,
             u64::MAX,
             &Sessions::new(true, Deadline(None)),
+            Cbs::Off,
         );
-        for pairs in [&bound.pairs[..], &[]] {
+        let variants = [
+            (&bound.pairs[..], PairCosts::Instance),
+            (&[], PairCosts::Instance),
+            (&bound.pairs[..], PairCosts::UnderConstraints),
+        ];
+        for (pairs, pair_costs) in variants {
             for allowance in [gap.saturating_sub(1), gap, gap + 2] {
                 for budget in [2, 8, 64, 20_000] {
                     let mut searches = budget;
@@ -428,13 +488,18 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                         &everyone,
                         0,
                         pairs,
+                        pair_costs,
                         allowance,
                         64 << 20,
                         Deadline(None),
                         &mut searches,
                     );
-                    let context =
-                        || format!("{allowance} {budget} {searched:?}\n{}", draw(&dataset));
+                    let context = || {
+                        format!(
+                            "{pair_costs:?} {allowance} {budget} {searched:?}\n{}",
+                            draw(&dataset)
+                        )
+                    };
                     match searched {
                         Searched::Plan { extra, .. } => assert_eq!(extra, gap, "{}", context()),
                         Searched::AtLeast(least) => {
@@ -454,4 +519,66 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
     // Searches cut short, some with a bound above zero.
     assert!(gave_up > 50, "{gave_up}");
     assert!(raised > 10, "{raised}");
+}
+
+/// Sessions that fill the memory ([`Sessions::filling`]) decide the budgets as the
+/// exhaustive search does: on tiny maps, with a room between what reach Delta and the
+/// usual reach need, every budget below the optimum's extra steps is impossible and the
+/// optimum's has a plan within it, with the core-guided raise and without; and some
+/// sessions were built at a reach strictly between the two.
+#[test]
+fn sessions_filling_the_memory_decide_every_budget_exactly() {
+    use ghosts::internals::mapf::Instance;
+    use ghosts::internals::mapf::sat::Deadline;
+    use ghosts::internals::mapf::soc::encoding::{Decision, Sessions, count_variables};
+
+    let mut rng = SplitMix64::new(1733);
+    let (mut compared, mut between) = (0, 0);
+    while compared < 150 {
+        let Some((dataset, gap)) = tiny_with_optimum(&mut rng) else {
+            continue;
+        };
+        let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
+        let instance = Instance::new(grid, starts, goals);
+        let everyone: Vec<usize> = (0..starts.len()).collect();
+        let context = || draw(&dataset);
+        let count = |reach: u32| count_variables(&instance, &everyone, reach);
+        let (low, high) = (count(gap), count(gap + gap / 4 + 2));
+        // A room that holds reach `gap` (so no budget up to it is too large) and often not
+        // the usual reach.
+        let max_variables = low + rng.below((high - low) as usize * 5 / 4 + 1) as u64;
+        for core_guided in [false, true] {
+            let mut sessions = if core_guided {
+                Sessions::core_guided(true, Deadline(None))
+            } else {
+                Sessions::new(true, Deadline(None))
+            }
+            .filling(true);
+            let mut delta = 0;
+            loop {
+                let decided = sessions.decide(&instance, &everyone, delta, max_variables);
+                let variables = sessions.variables();
+                let usual = count(delta + delta / 4 + 2);
+                between += usize::from(variables > count(delta) && variables < usual);
+                match decided.unwrap() {
+                    Decision::Plan(paths) => {
+                        assert_eq!(delta, gap, "{}", context());
+                        let distances: u64 = (0..starts.len())
+                            .map(|a| u64::from(instance.distance(a, starts[a])))
+                            .sum();
+                        let cost = soc::sum_of_costs(&paths, goals);
+                        assert!(cost <= distances + u64::from(gap), "{}", context());
+                        break;
+                    }
+                    Decision::Impossible => {
+                        delta = (delta + 1).max(sessions.proven());
+                        assert!(delta <= gap, "{}", context());
+                    }
+                    Decision::Stopped => unreachable!(),
+                }
+            }
+        }
+        compared += 1;
+    }
+    assert!(between > 20, "{between}");
 }

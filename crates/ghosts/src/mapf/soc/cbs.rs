@@ -25,6 +25,11 @@
 //! - each node bounded by its agents' extra steps plus the cover of what the pairs still
 //!   lack on them ([`node_bound`]), and a search cut short answers the least bound of
 //!   its open nodes, which the caller keeps as the group's proven least.
+//! - the pairs in conflict in a node costed under the node's constraints on their two
+//!   agents ([`PairCosts::UnderConstraints`], by [`super::pair_cost`]'s increasing cost
+//!   on their MDDs), which raise the node's bound as the weighted dependency graph of
+//!   CBSH2 does; a pair that fits at its own costs gives the node its two paths when
+//!   that leaves fewer conflicts (a bypass of both at once).
 //!
 //! Exactness: the two children of a split together keep every plan of their parent
 //! (vertex, edge and target splits as in the papers), each low-level search is an exact
@@ -44,6 +49,7 @@ use std::rc::Rc;
 
 use grid_core::CellId;
 
+use super::pair_cost::{PairExtra, Rules, Walker, pair_extra};
 use super::pairwise::{Pair, min_cover};
 use super::planning;
 use crate::mapf::Instance;
@@ -61,8 +67,36 @@ const STATE_BYTES: u64 = 64;
 /// Bytes counted per high-level node besides its new path.
 const NODE_BYTES: u64 = 96;
 
+/// States (MDD cells and joint states) one pair's cost under a node's constraints may
+/// take ([`super::pair_cost`]) before it answers what it proved.
+const PAIR_STATES: u64 = 1 << 18;
+
+/// Bytes counted per state of [`PAIR_STATES`].
+const PAIR_STATE_BYTES: u64 = 16;
+
+/// Bytes counted per entry of the two-agent searches' memo besides its constraints.
+const MEMO_BYTES: u64 = 96;
+
+/// Bytes counted per constraint in a memo's key.
+const CONSTRAINT_BYTES: u64 = 16;
+
+/// What bounds each node's pairs of agents ([`node_bound`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PairCosts {
+    /// The pairs' bounds of the whole instance only.
+    #[default]
+    Instance,
+    /// Also, for each pair in conflict in a node, its least extra steps under the node's
+    /// constraints on its two agents (the weighted dependency graph of CBSH2, Li et al.,
+    /// AIJ 2021), by increasing cost on the two agents' MDDs ([`super::pair_cost`]),
+    /// memoised on the two agents and their constraints. Computed when the node is
+    /// taken (a node whose bound rises goes back to the open list), and kept by its
+    /// children for the pairs whose constraints they do not change.
+    UnderConstraints,
+}
+
 /// One constraint on one agent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Constraint {
     /// Not on `cell` at `time`.
     Vertex { cell: u32, time: u32 },
@@ -102,6 +136,14 @@ enum Conflict {
 }
 
 impl Conflict {
+    /// The two agents in conflict.
+    fn agents(self) -> (usize, usize) {
+        match self {
+            Conflict::Vertex { a, b, .. } | Conflict::Edge { a, b, .. } => (a, b),
+            Conflict::Target { crosser, home, .. } => (crosser, home),
+        }
+    }
+
     /// The two children: each an agent and the constraint it gets.
     fn split(self, goals: &[u32]) -> [(usize, Constraint); 2] {
         match self {
@@ -178,6 +220,9 @@ struct Node {
     paths: Vec<Rc<Vec<u32>>>,
     /// The group's extra steps (sum of costs less sum of distances).
     extra: u32,
+    /// Least extra steps of pairs of agents (indices in the group) under this node's
+    /// constraints on them, as far as known ([`PairCosts::UnderConstraints`]).
+    pair_costs: Vec<Pair>,
 }
 
 /// An open node: least floored extra steps first, then fewest conflicts, then the newest.
@@ -186,6 +231,8 @@ struct Open {
     floored: u32,
     conflicts: usize,
     node: usize,
+    /// Whether `floored` counts the pairs in conflict under the node's constraints.
+    costed: bool,
 }
 
 impl Ord for Open {
@@ -197,6 +244,7 @@ impl Ord for Open {
             .cmp(&self.floored)
             .then(other.conflicts.cmp(&self.conflicts))
             .then(self.node.cmp(&other.node))
+            .then(self.costed.cmp(&other.costed))
     }
 }
 
@@ -215,6 +263,10 @@ struct Limits {
     searches: std::cell::Cell<u64>,
 }
 
+/// The key of a two-agent search's memo: the two agents (in the instance) and their
+/// constraints, each sorted.
+type PairKey = (usize, usize, Vec<Constraint>, Vec<Constraint>);
+
 /// The group's agents, their goals and distances.
 struct Group<'i, 'a> {
     instance: &'i Instance<'a>,
@@ -224,12 +276,22 @@ struct Group<'i, 'a> {
     /// The pairs of agents of the group (indices in it) that take extra steps together,
     /// for each node's bound (empty: the node's own extra steps only).
     pairs: &'i [Pair],
+    /// Whether the nodes' pairs are costed under their constraints.
+    pair_costs: PairCosts,
+    /// The two-agent searches' answers.
+    memo: &'i std::cell::RefCell<HashMap<PairKey, u32>>,
+    /// The pairs (agents in the instance) whose two-agent search ran out of its budget:
+    /// not tried again in this search.
+    costly: &'i std::cell::RefCell<HashSet<(usize, usize)>>,
+    /// Bytes the memo holds, counted with the nodes'.
+    memo_bytes: std::cell::Cell<u64>,
 }
 
 /// Finds the least extra steps of the agents `agents` of `instance` (distinct) alone, if
 /// at most `allowance`, with a plan; `floor` is a proven lower bound on it (the search
 /// starts its nodes' order there) and `pairs` (indices in `agents`) bounds on the extra
-/// steps of two of them together, which raise each node's bound ([`node_bound`]). Gives
+/// steps of two of them together, which raise each node's bound ([`node_bound`]), with
+/// the pairs in conflict costed as `pair_costs` says. Gives
 /// up at `deadline`, when its nodes and searches would take more than `bytes`, or past
 /// `*searches` low-level searches (what it made is taken off `*searches`).
 ///
@@ -241,6 +303,7 @@ pub fn least_extra(
     agents: &[usize],
     floor: u32,
     pairs: &[Pair],
+    pair_costs: PairCosts,
     allowance: u32,
     bytes: u64,
     deadline: Deadline,
@@ -249,6 +312,8 @@ pub fn least_extra(
     if floor > allowance {
         return Searched::AtLeast(floor);
     }
+    let memo = std::cell::RefCell::new(HashMap::new());
+    let costly = std::cell::RefCell::new(HashSet::new());
     let group = Group {
         instance,
         goals: agents
@@ -261,6 +326,10 @@ pub fn least_extra(
             .collect(),
         agents,
         pairs,
+        pair_costs,
+        memo: &memo,
+        costly: &costly,
+        memo_bytes: std::cell::Cell::new(0),
     };
     let limits = Limits {
         bytes,
@@ -278,51 +347,200 @@ impl Group<'_, '_> {
         planning::cost(path, self.goals[i]) - self.distances[i]
     }
 
-    /// The bound of a node with `paths` and `extra` steps ([`node_bound`]).
-    fn bound(&self, paths: &[Rc<Vec<u32>>], extra: u32) -> u32 {
-        if self.pairs.is_empty() {
+    /// The bound of a node with `paths` and `extra` steps ([`node_bound`]), its pairs'
+    /// costs under its constraints `pair_costs` beside the instance's.
+    fn bound(&self, paths: &[Rc<Vec<u32>>], extra: u32, pair_costs: &[Pair]) -> u32 {
+        if self.pairs.is_empty() && pair_costs.is_empty() {
             return extra;
         }
         let own: Vec<u32> = (0..paths.len())
             .map(|i| self.extra_of(i, &paths[i]))
             .collect();
-        node_bound(paths.len(), self.pairs, &own)
+        if pair_costs.is_empty() {
+            return node_bound(paths.len(), self.pairs, &own);
+        }
+        node_bound(paths.len(), &strongest(self.pairs, pair_costs), &own)
+    }
+
+    /// Every constraint on agent `i` in node `n`.
+    fn constraints_of(&self, nodes: &[Node], n: usize, i: usize) -> Vec<Constraint> {
+        let mut constraints = Vec::new();
+        let mut at = Some(n);
+        while let Some(m) = at {
+            if let Some((j, c)) = nodes[m].constraint {
+                if j == i {
+                    constraints.push(c);
+                }
+            }
+            at = nodes[m].parent;
+        }
+        constraints
+    }
+
+    /// The costs under node `n`'s constraints of its pairs in `conflicts` not yet in
+    /// its `pair_costs`, added there ([`PairCosts::UnderConstraints`]); with, for the
+    /// pairs that fit at their own costs, a path of each (the pair, and the paths).
+    #[allow(clippy::too_many_arguments)]
+    fn cost_pairs(
+        &self,
+        nodes: &mut [Node],
+        n: usize,
+        conflicts: &[Conflict],
+        allowance: u32,
+        limits: &Limits,
+        used: u64,
+    ) -> Vec<(usize, usize, [Vec<u32>; 2])> {
+        let mut fitting = Vec::new();
+        for conflict in conflicts {
+            let (x, y) = conflict.agents();
+            let (a, b) = (x.min(y), x.max(y));
+            if nodes[n]
+                .pair_costs
+                .iter()
+                .any(|p| p.first == a && p.second == b)
+            {
+                continue;
+            }
+            let (extra, paths) = self.pair_cost(nodes, n, a, b, allowance, limits, used);
+            nodes[n].pair_costs.push(Pair {
+                first: a,
+                second: b,
+                extra,
+            });
+            if let Some(paths) = paths {
+                fitting.push((a, b, paths));
+            }
+        }
+        fitting
+    }
+
+    /// A lower bound on the extra steps of agents `a` and `b` alone under node `n`'s
+    /// constraints on them ([`super::pair_cost`], memoised); when it is their own extra
+    /// steps and was not in the memo, a path of each at its cost, the two never meeting.
+    #[allow(clippy::too_many_arguments)]
+    fn pair_cost(
+        &self,
+        nodes: &[Node],
+        n: usize,
+        a: usize,
+        b: usize,
+        allowance: u32,
+        limits: &Limits,
+        used: u64,
+    ) -> (u32, Option<[Vec<u32>; 2]>) {
+        let node = &nodes[n];
+        let mut given = [
+            self.constraints_of(nodes, n, a),
+            self.constraints_of(nodes, n, b),
+        ];
+        for c in &mut given {
+            c.sort_unstable();
+            c.dedup();
+        }
+        let own = [
+            self.extra_of(a, &node.paths[a]),
+            self.extra_of(b, &node.paths[b]),
+        ];
+        let whole = self
+            .pairs
+            .iter()
+            .find(|p| p.first == a && p.second == b)
+            .map_or(0, |p| p.extra);
+        let floor = whole.max(own[0] + own[1]);
+        // The others take at least their own extra steps.
+        let Some(limit) = allowance.checked_sub(node.extra - own[0] - own[1]) else {
+            return (floor, None);
+        };
+        let [given_a, given_b] = given;
+        let pair = (self.agents[a], self.agents[b]);
+        if (given_a.is_empty() && given_b.is_empty()) || self.costly.borrow().contains(&pair) {
+            // The two alone, as the instance's pairs bound them already; or a pair
+            // whose search ran out of its budget at another node.
+            return (floor, None);
+        }
+        let key = (self.agents[a], self.agents[b], given_a, given_b);
+        if let Some(&extra) = self.memo.borrow().get(&key) {
+            return (extra.max(floor), None);
+        }
+        let (Some(rules_a), Some(rules_b)) =
+            (rules(&key.2, self.goals[a]), rules(&key.3, self.goals[b]))
+        else {
+            // One of them never arrives: its own search said so first.
+            return (floor, None);
+        };
+        let walkers = [
+            Walker {
+                agent: self.agents[a],
+                rules: &rules_a,
+                least: planning::cost(&node.paths[a], self.goals[a]),
+            },
+            Walker {
+                agent: self.agents[b],
+                rules: &rules_b,
+                least: planning::cost(&node.paths[b], self.goals[b]),
+            },
+        ];
+        let room = limits.bytes.saturating_sub(used + self.memo_bytes.get());
+        let budget = PAIR_STATES.min(room / PAIR_STATE_BYTES);
+        let PairExtra {
+            extra,
+            paths,
+            gave_up,
+        } = pair_extra(
+            self.instance,
+            [&walkers[0], &walkers[1]],
+            floor,
+            limit,
+            budget,
+        );
+        if gave_up {
+            self.costly.borrow_mut().insert(pair);
+        }
+        let bytes = MEMO_BYTES + CONSTRAINT_BYTES * (key.2.len() + key.3.len()) as u64;
+        self.memo_bytes.set(self.memo_bytes.get() + bytes);
+        self.memo.borrow_mut().insert(key, extra);
+        (extra.max(floor), paths.filter(|_| extra <= own[0] + own[1]))
     }
 
     /// The best-first search (module documentation).
     fn search(&self, floor: u32, allowance: u32, limits: &Limits) -> Searched {
         let k = self.agents.len();
-        let mut used = 0u64;
         let mut paths = Vec::with_capacity(k);
         for i in 0..k {
             let cat = Occupancy::new(&paths, &self.goals, i);
-            match self.plan(i, &[], self.distances[i] + allowance, &cat, limits, used) {
+            match self.plan(i, &[], self.distances[i] + allowance, &cat, limits, 0) {
                 Planned::Path(path) => paths.push(Rc::new(path)),
                 Planned::Over => return Searched::AtLeast(allowance + 1),
                 Planned::GaveUp => return Searched::GaveUp(floor),
             }
         }
+        let mut used = 0u64;
         let extra = (0..k).map(|i| self.extra_of(i, &paths[i])).sum();
-        let bounded = self.bound(&paths, extra);
+        let bounded = self.bound(&paths, extra, &[]);
         let conflicts = self.conflicts(&paths).len();
         let mut nodes = vec![Node {
             parent: None,
             constraint: None,
             paths,
             extra,
+            pair_costs: Vec::new(),
         }];
         let mut open = BinaryHeap::new();
         open.push(Open {
             floored: bounded.max(floor),
             conflicts,
             node: 0,
+            costed: self.pair_costs == PairCosts::Instance,
         });
         // Children past the allowance are not kept: the least of what they would cost
         // (at least allowance + 1) is what the search proves when the open nodes run out.
         let pruned = allowance + 1;
         let mut pops = 0usize;
         while let Some(Open {
-            node: n, floored, ..
+            node: n,
+            floored,
+            conflicts,
+            costed,
         }) = open.pop()
         {
             pops += 1;
@@ -334,6 +552,38 @@ impl Group<'_, '_> {
             }
             if pops % 32 == 0 && limits.deadline.passed() {
                 return Searched::Stopped(least);
+            }
+            if !costed {
+                let mut found = self.conflicts(&nodes[n].paths);
+                let fitting = self.cost_pairs(&mut nodes, n, &found, allowance, limits, used);
+                // A pair that fits at its own costs gives its paths to the node (a bypass:
+                // the same costs under the same constraints) when that leaves fewer
+                // conflicts.
+                for (a, b, [path_a, path_b]) in fitting {
+                    let paths = with(
+                        &with(&nodes[n].paths, a, &Rc::new(path_a)),
+                        b,
+                        &Rc::new(path_b),
+                    );
+                    let fewer = self.conflicts(&paths);
+                    if fewer.len() < found.len() {
+                        nodes[n].paths = paths;
+                        found = fewer;
+                    }
+                }
+                let node = &nodes[n];
+                let raised = self.bound(&node.paths, node.extra, &node.pair_costs);
+                if raised > floored {
+                    if raised <= allowance {
+                        open.push(Open {
+                            floored: raised,
+                            conflicts,
+                            node: n,
+                            costed: true,
+                        });
+                    }
+                    continue;
+                }
             }
             let mut bypasses = 0;
             let (conflict, children) = loop {
@@ -402,13 +652,20 @@ impl Group<'_, '_> {
                     continue;
                 };
                 let paths = with(&nodes[n].paths, agent, &path);
-                let floored = self.bound(&paths, extra).max(floor);
+                // The pairs whose constraints the child keeps cost what they cost here.
+                let pair_costs: Vec<Pair> = nodes[n]
+                    .pair_costs
+                    .iter()
+                    .filter(|p| p.first != agent && p.second != agent)
+                    .copied()
+                    .collect();
+                let floored = self.bound(&paths, extra, &pair_costs).max(floor);
                 if floored > allowance {
                     continue;
                 }
                 let conflicts = self.conflicts(&paths).len();
                 used += NODE_BYTES + 8 * k as u64 + 4 * path.len() as u64;
-                if used > limits.bytes {
+                if used + self.memo_bytes.get() > limits.bytes {
                     return Searched::GaveUp(least);
                 }
                 let node = nodes.len();
@@ -417,11 +674,13 @@ impl Group<'_, '_> {
                     constraint: Some((agent, constraint)),
                     paths,
                     extra,
+                    pair_costs,
                 });
                 open.push(Open {
                     floored,
                     conflicts,
                     node,
+                    costed: self.pair_costs == PairCosts::Instance,
                 });
             }
         }
@@ -442,16 +701,8 @@ impl Group<'_, '_> {
         used: u64,
     ) -> Child {
         let node = &nodes[n];
-        let mut constraints = vec![constraint];
-        let mut at = Some(n);
-        while let Some(m) = at {
-            if let Some((j, c)) = nodes[m].constraint {
-                if j == i {
-                    constraints.push(c);
-                }
-            }
-            at = nodes[m].parent;
-        }
+        let mut constraints = self.constraints_of(nodes, n, i);
+        constraints.push(constraint);
         let own = self.extra_of(i, &node.paths[i]);
         let others = node.extra - own;
         let Some(left) = allowance.checked_sub(others) else {
@@ -565,39 +816,11 @@ impl Group<'_, '_> {
         let goal = self.goals[i];
         let instance = self.instance;
         let grid = instance.grid;
-        let mut vertex: HashSet<(u32, u32)> = HashSet::new();
-        let mut edge: HashSet<(u32, u32, u32)> = HashSet::new();
-        let mut from: HashMap<u32, u32> = HashMap::new();
-        // The agent arrives for good after this time (-1: any time).
-        let mut after: i64 = -1;
-        for &c in constraints {
-            match c {
-                Constraint::Vertex { cell, time } => {
-                    vertex.insert((cell, time));
-                    if cell == goal {
-                        after = after.max(i64::from(time));
-                    }
-                }
-                Constraint::Edge {
-                    from: u,
-                    to: v,
-                    time,
-                } => {
-                    edge.insert((u, v, time));
-                }
-                Constraint::From { cell, time } => {
-                    if cell == goal {
-                        // Off its own goal for good: it never arrives.
-                        return Planned::Over;
-                    }
-                    let e = from.entry(cell).or_insert(time);
-                    *e = (*e).min(time);
-                }
-                Constraint::Longer { time } => after = after.max(i64::from(time)),
-            }
-        }
-        let forbidden =
-            |v: u32, t: u32| vertex.contains(&(v, t)) || from.get(&v).is_some_and(|&s| t >= s);
+        let Some(rules) = rules(constraints, goal) else {
+            return Planned::Over;
+        };
+        let after = rules.after;
+        let forbidden = |v: u32, t: u32| rules.forbids(v, t);
         let h = |v: u32, t: u32| -> u32 {
             let d = instance.distance(a, CellId::new(v as usize));
             let wait = (after + 1 - i64::from(t)).max(0) as u32;
@@ -650,7 +873,7 @@ impl Group<'_, '_> {
                     .map(|(_, c)| c.index() as u32),
             );
             for u in moves {
-                if forbidden(u, next) || (u != v && edge.contains(&(v, u, next))) {
+                if forbidden(u, next) || rules.forbids_move(v, u, next) {
                     continue;
                 }
                 let f = next + h(u, next);
@@ -701,6 +924,53 @@ pub fn node_bound(agents: usize, pairs: &[Pair], own: &[u32]) -> u32 {
         .collect();
     let sum: u32 = own.iter().take(agents).sum();
     sum + min_cover(agents, &lacking)
+}
+
+/// `constraints` on an agent whose goal is `goal`, compiled (`None`: one keeps it off its
+/// goal for good, so it never arrives).
+fn rules(constraints: &[Constraint], goal: u32) -> Option<Rules> {
+    let mut rules = Rules {
+        after: -1,
+        ..Rules::default()
+    };
+    for &c in constraints {
+        match c {
+            Constraint::Vertex { cell, time } => {
+                rules.vertex.insert((cell, time));
+                if cell == goal {
+                    rules.after = rules.after.max(i64::from(time));
+                }
+            }
+            Constraint::Edge { from, to, time } => {
+                rules.edge.insert((from, to, time));
+            }
+            Constraint::From { cell, time } => {
+                if cell == goal {
+                    return None;
+                }
+                let e = rules.from.entry(cell).or_insert(time);
+                *e = (*e).min(time);
+            }
+            Constraint::Longer { time } => rules.after = rules.after.max(i64::from(time)),
+        }
+    }
+    Some(rules)
+}
+
+/// `pairs` and `more` together, each pair at the larger of its bounds.
+fn strongest(pairs: &[Pair], more: &[Pair]) -> Vec<Pair> {
+    let mut all = pairs.to_vec();
+    for p in more {
+        match all
+            .iter_mut()
+            .find(|q| q.first == p.first && q.second == p.second)
+        {
+            Some(q) => q.extra = q.extra.max(p.extra),
+            None => all.push(*p),
+        }
+    }
+    all.retain(|p| p.extra > 0);
+    all
 }
 
 /// `paths` with agent `i`'s replaced by `path`.

@@ -28,17 +28,6 @@ use super::planning;
 use crate::mapf::Instance;
 use crate::mapf::constructive::Planner;
 
-/// With [`Cbs::Large`], the maps on which conflict-based search decides the groups first.
-pub const CBS_CELLS: usize = 10_000;
-
-/// With [`Cbs::Large`], the least average distance of a group's agents that conflict-based
-/// search decides: the SAT encoding grows with the paths' length (brc202d random-1: 400
-/// steps on average, a group of 10 agents took seconds a decision), while on shorter
-/// paths SAT settled the groups CBS did not (lak303d random-1 K = 50, 147 steps on
-/// average: proven in 11.6 CPU s by SAT alone, unproven at 30 CPU s with CBS first;
-/// ost003d random-1 K = 100: 9.2 CPU s by SAT, unproven with 250, 18.2 s with 350).
-pub const CBS_DISTANCE: u64 = 350;
-
 /// The low-level searches conflict-based search makes on a group, over all its budgets,
 /// before it leaves the group to SAT: it searches again from its root at every budget,
 /// and a group it does not settle within a few thousand nodes is one of many conflicts
@@ -162,6 +151,8 @@ pub struct Groups {
     /// Whether conflict-based search bounds each node by the pairs' bounds
     /// ([`cbs::node_bound`]) rather than by its own extra steps.
     cbs_pairs: bool,
+    /// What each node's pairs in conflict cost ([`cbs::PairCosts`]).
+    cbs_pair_costs: cbs::PairCosts,
 }
 
 /// Agents decided together.
@@ -199,6 +190,7 @@ impl Groups {
             groups: Vec::new(),
             cbs: None,
             cbs_pairs: false,
+            cbs_pair_costs: cbs::PairCosts::Instance,
         }
     }
 
@@ -220,26 +212,23 @@ impl Groups {
         }
     }
 
-    /// Whether conflict-based search decides group `g` first: every group with
-    /// [`Cbs::Everywhere`]; with [`Cbs::Large`], on maps of at least [`CBS_CELLS`] cells
-    /// when the group's agents are at least [`CBS_DISTANCE`] steps from their goals on
-    /// average.
+    /// These groups, with the pairs in conflict in each node of their conflict-based
+    /// search costed as `pair_costs` says.
+    pub fn with_cbs_pair_costs(self, pair_costs: cbs::PairCosts) -> Self {
+        Groups {
+            cbs_pair_costs: pair_costs,
+            ..self
+        }
+    }
+
+    /// Whether conflict-based search decides group `g` first ([`Cbs::decides`]), while
+    /// it has searches left on the group.
     fn by_cbs(&self, instance: &Instance<'_>, g: usize) -> bool {
         let group = &self.groups[g];
-        let long = || {
-            let sum: u64 = group
-                .agents
-                .iter()
-                .map(|&a| u64::from(instance.distance(a, instance.starts[a])))
-                .sum();
-            sum >= CBS_DISTANCE * group.agents.len() as u64
-        };
         group.cbs_searches > 0
-            && match self.cbs {
-                Some(Cbs::Everywhere) => true,
-                Some(Cbs::Large) => instance.grid.cell_count() >= CBS_CELLS && long(),
-                Some(Cbs::Off) | None => false,
-            }
+            && self
+                .cbs
+                .is_some_and(|cbs| cbs.decides(instance, &group.agents))
     }
 
     /// Conflict-based search on group `g`, allowed `allowance` extra steps, with
@@ -277,6 +266,7 @@ impl Groups {
             &group.agents,
             floor,
             node_pairs,
+            self.cbs_pair_costs,
             allowance,
             bytes,
             like.deadline(),

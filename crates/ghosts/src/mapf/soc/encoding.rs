@@ -854,6 +854,11 @@ pub struct TooLarge {
     pub variables: u64,
 }
 
+/// With [`Sessions::filling`], the share of the room (numerator, denominator) a new
+/// session may fill when its usual reach does not fit: the rest is for the other groups'
+/// sessions.
+pub const SESSION_FILL: (u64, u64) = (15, 16);
+
 /// The SAT decisions of successive budgets: with `incremental`, a [`Session`] is kept
 /// and decides the next budgets while they are within its reach, the agents that join
 /// the core being added to it; otherwise each decision has a fresh session of reach
@@ -884,6 +889,9 @@ pub struct Sessions {
     /// Whether a budget at or above the raised bound takes the raise's own plan
     /// ([`Sessions::reusing`]).
     reuse: bool,
+    /// Whether a new session whose usual reach does not fit the memory reaches as far as
+    /// fits rather than Delta alone ([`Sessions::filling`]).
+    fill: bool,
     /// The bound the last decision proved when it answered impossible (0: none beyond
     /// its budget).
     proven: u32,
@@ -905,6 +913,7 @@ impl Sessions {
             pairs: Vec::new(),
             core_guided: false,
             reuse: false,
+            fill: false,
             proven: 0,
             log: CoreLog::default(),
             adopted: Vec::new(),
@@ -927,6 +936,56 @@ impl Sessions {
         Sessions { reuse, ..self }
     }
 
+    /// These sessions, where with `fill` (and incremental sessions) a new session whose
+    /// usual reach, Delta + Delta / 4 + 2, would pass the memory reaches as many budgets
+    /// past Delta as fit in 15/16 of it ([`SESSION_FILL`]), rather than Delta alone.
+    ///
+    /// Why: a session of reach Delta decides one budget; its raise passes the reach at
+    /// the first core, and the next budget builds it again. On ht_chantry random-1 with
+    /// 100 agents (`--memory-mib 4096`, 2.75 M variables of room) the group of 37 agents
+    /// needed 2.2 to 2.4 M variables at reach Delta and 3.3 M at the usual reach, so from
+    /// Delta = 43 on every budget was a new build of 3.3 to 4.8 s, its raise 0.3 to 0.5 s.
+    /// The sixteenth left over is for the other groups' sessions: one that does not fit
+    /// beside this one drops it ([`super::core::Groups`]).
+    pub fn filling(self, fill: bool) -> Self {
+        Sessions { fill, ..self }
+    }
+
+    /// The reach of a new session on `agents` for `delta` within `max_variables`: the
+    /// usual Delta + Delta / 4 + 2 when it fits; with [`Sessions::filling`], else the
+    /// widest that fits in [`SESSION_FILL`] of the room; else Delta.
+    ///
+    /// # Complexity
+    /// O(log Delta) counts of [`count_variables`].
+    fn reach_for(
+        &self,
+        instance: &Instance<'_>,
+        agents: &[usize],
+        delta: u32,
+        max_variables: u64,
+    ) -> u32 {
+        let wide = delta.saturating_add(delta / 4 + 2);
+        if count_variables(instance, agents, wide) <= max_variables {
+            return wide;
+        }
+        let fill = max_variables / SESSION_FILL.1 * SESSION_FILL.0;
+        if !self.fill || count_variables(instance, agents, delta) > fill {
+            return delta;
+        }
+        // The count grows with the reach: the widest within `fill`, by bisection
+        // (`near` fits, `far` does not).
+        let (mut near, mut far) = (delta, wide);
+        while far - near > 1 {
+            let middle = near + (far - near) / 2;
+            if count_variables(instance, agents, middle) <= fill {
+                near = middle;
+            } else {
+                far = middle;
+            }
+        }
+        near
+    }
+
     /// The extra steps the last decision proved every plan takes when it answered
     /// [`Decision::Impossible`] (of the agents decided: a bound for the whole instance
     /// too); 0 when it proved only its own budget impossible.
@@ -940,6 +999,7 @@ impl Sessions {
         Sessions {
             core_guided: self.core_guided,
             reuse: self.reuse,
+            fill: self.fill,
             ..Sessions::new(self.incremental, self.deadline)
         }
     }
@@ -1040,13 +1100,11 @@ impl Sessions {
         let mut session = match session {
             Some(session) => session,
             None => {
-                let mut reach = delta;
-                if self.incremental {
-                    let wide = delta.saturating_add(delta / 4 + 2);
-                    if count_variables(instance, agents, wide) <= max_variables {
-                        reach = wide;
-                    }
-                }
+                let reach = if self.incremental {
+                    self.reach_for(instance, agents, delta, max_variables)
+                } else {
+                    delta
+                };
                 if reach == delta {
                     let variables = count_variables(instance, agents, delta);
                     if variables > max_variables {

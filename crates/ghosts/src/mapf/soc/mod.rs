@@ -21,7 +21,8 @@
 //!    one solver ([`encoding::Session`]: the budget is an assumption, so what CaDiCaL
 //!    learnt on Delta stays for Delta + 1);
 //! 3. two lower bounds skip budgets: before the first SAT decision, the pairwise bound
-//!    ([`pairwise`]: the exact extra steps of every two agents that may meet, combined by
+//!    ([`pairwise`]: the exact extra steps of every two agents that may meet, by
+//!    conflict-based search first where it would decide them as a group, combined by
 //!    a minimum weighted vertex cover), whose pairs also go into every SAT session as
 //!    clauses; and in each SAT session, the core-guided bound of its agents
 //!    ([`encoding::Session::raise`]), raised by unsatisfiable cores until it meets a
@@ -39,6 +40,7 @@
 pub mod cbs;
 pub mod core;
 pub mod encoding;
+pub mod pair_cost;
 pub mod pairwise;
 pub mod planning;
 
@@ -85,7 +87,28 @@ pub struct Techniques {
     /// With `cbs` and `pairwise`: each node of conflict-based search bounded by the
     /// pairs' bounds as well as by its own extra steps ([`cbs::node_bound`]).
     pub cbs_pairs: bool,
+    /// With `cbs`: the pairs in conflict in each node of conflict-based search costed
+    /// under the node's constraints by a two-agent search ([`cbs::PairCosts`]).
+    pub cbs_pair_costs: bool,
+    /// With `incremental`: a new SAT session whose usual reach would pass the memory
+    /// reaches as many budgets as fit rather than Delta alone
+    /// ([`encoding::Sessions::filling`]).
+    pub fill: bool,
+    /// With `pairwise`: the pairs of agents that `cbs` would decide as a group are
+    /// decided by conflict-based search first ([`pairwise`]).
+    pub pairs_by_cbs: bool,
 }
+
+/// With [`Cbs::Large`], the maps on which conflict-based search decides the groups first.
+pub const CBS_CELLS: usize = 10_000;
+
+/// With [`Cbs::Large`], the least average distance of a group's agents that conflict-based
+/// search decides: the SAT encoding grows with the paths' length (brc202d random-1: 400
+/// steps on average, a group of 10 agents took seconds a decision), while on shorter
+/// paths SAT settled the groups CBS did not (lak303d random-1 K = 50, 147 steps on
+/// average: proven in 11.6 CPU s by SAT alone, unproven at 30 CPU s with CBS first;
+/// ost003d random-1 K = 100: 9.2 CPU s by SAT, unproven with 250, 18.2 s with 350).
+pub const CBS_DISTANCE: u64 = 350;
 
 /// Which groups [`cbs`] decides (one it gives up on goes to SAT).
 #[cfg_attr(not(feature = "internals"), allow(dead_code))] // `Off`, `Everywhere`: the tests
@@ -97,6 +120,30 @@ pub enum Cbs {
     Large,
     /// Every group (for the tests).
     Everywhere,
+}
+
+impl Cbs {
+    /// Whether conflict-based search decides the agents `agents` of `instance` first:
+    /// all of them with [`Cbs::Everywhere`]; with [`Cbs::Large`], on maps of at least
+    /// [`CBS_CELLS`] cells when the agents are at least [`CBS_DISTANCE`] steps from their
+    /// goals on average.
+    ///
+    /// # Complexity
+    /// O(agents).
+    pub fn decides(self, instance: &Instance<'_>, agents: &[usize]) -> bool {
+        let long = || {
+            let sum: u64 = agents
+                .iter()
+                .map(|&a| u64::from(instance.distance(a, instance.starts[a])))
+                .sum();
+            sum >= CBS_DISTANCE * agents.len() as u64
+        };
+        match self {
+            Cbs::Everywhere => true,
+            Cbs::Large => instance.grid.cell_count() >= CBS_CELLS && long(),
+            Cbs::Off => false,
+        }
+    }
 }
 
 impl Default for Techniques {
@@ -111,6 +158,9 @@ impl Default for Techniques {
             reuse_plan: true,
             cbs: Cbs::Large,
             cbs_pairs: true,
+            cbs_pair_costs: true,
+            fill: true,
+            pairs_by_cbs: true,
         }
     }
 }
@@ -267,12 +317,18 @@ pub fn solve_within(
     let mut sessions = if techniques.core_guided {
         encoding::Sessions::core_guided(techniques.incremental, within.deadline)
             .reusing(techniques.reuse_plan)
+            .filling(techniques.fill)
     } else {
-        encoding::Sessions::new(techniques.incremental, within.deadline)
+        encoding::Sessions::new(techniques.incremental, within.deadline).filling(techniques.fill)
     };
     let mut groups = core::Groups::new()
         .with_cbs(techniques.cbs)
-        .with_cbs_pairs(techniques.cbs_pairs);
+        .with_cbs_pairs(techniques.cbs_pairs)
+        .with_cbs_pair_costs(if techniques.cbs_pair_costs {
+            cbs::PairCosts::UnderConstraints
+        } else {
+            cbs::PairCosts::Instance
+        });
     let everyone: Vec<usize> = (0..k).collect();
     // Every budget below `delta` is proved impossible: LB + delta is the proven bound
     // whenever the loop stops.
@@ -319,6 +375,11 @@ pub fn solve_within(
                             gap.min(PAIR_CAP),
                             max_variables,
                             &sessions,
+                            if techniques.pairs_by_cbs {
+                                techniques.cbs
+                            } else {
+                                Cbs::Off
+                            },
                         );
                         sessions.set_pairs(bound.pairs);
                         if bound.extra > delta {

@@ -20,6 +20,14 @@
 //! random-64-64-10 even-1 with 80 agents, a SAT decision for every pair that may meet
 //! took 10.7 s wall on the loaded 2-core machine, more than the rest of the proof.)
 //!
+//! A pair of long paths on a large map (where [`Cbs`] says conflict-based search decides
+//! a group first) is decided by conflict-based search on the two agents first
+//! ([`super::cbs::least_extra`], at most [`PAIR_CBS_SEARCHES`] low-level searches), and
+//! by SAT from the bound it proved when it gives up. Why: the two-agent SAT sessions of
+//! such pairs are large (orz900d random-1 K = 100: 65 000 to 120 000 variables for a
+//! pair's reach of 2, 0.2 to 0.5 s a pair, 4.8 CPU s for the bound), while the
+//! conflicts of two agents are few and each low-level search a few milliseconds.
+//!
 //! The pairs also go into every SAT session ([`super::encoding::Session`]) as clauses on
 //! the agents' unary counts of extra steps, e(a, k + 1) or e(b, w_ab - k) for k in
 //! 0..w_ab: implied by the rules, so no plan is lost, and they spare CaDiCaL finding each
@@ -34,11 +42,17 @@
 use crate::mapf::Instance;
 use crate::moves::Options;
 
+use super::Cbs;
+use super::cbs::{self, Searched};
 use super::encoding::{Decision, Sessions};
 
 /// Nodes the branch and bound of one component of [`min_cover`] may visit before it
 /// settles for the bound of its root.
 pub const COVER_NODES: usize = 200_000;
+
+/// The low-level searches conflict-based search may make on one pair before SAT decides
+/// it (from the bound the search proved).
+pub const PAIR_CBS_SEARCHES: u64 = 200;
 
 /// Two agents and the least extra steps they take together.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,10 +76,11 @@ pub struct PairwiseBound {
 }
 
 /// The pairwise bound of `instance` (module documentation): each pair's extra steps
-/// decided up to `cap` (a pair is never counted above it), in SAT sessions of at most
-/// `max_variables` variables given up at their deadline (`sessions` says how: its
-/// deadline and whether sessions are incremental; it keeps none of them). A pair whose
-/// decision stopped or would pass the memory counts the budgets proved impossible.
+/// decided up to `cap` (a pair is never counted above it), by conflict-based search first
+/// where `cbs` says so ([`Cbs::decides`]), in SAT sessions of at most `max_variables`
+/// variables given up at their deadline (`sessions` says how: its deadline and whether
+/// sessions are incremental; it keeps none of them). A pair whose decision stopped or
+/// would pass the memory counts the budgets proved impossible.
 ///
 /// # Complexity
 /// See the module documentation.
@@ -74,6 +89,7 @@ pub fn pairwise_bound(
     cap: u32,
     max_variables: u64,
     sessions: &Sessions,
+    cbs: Cbs,
 ) -> PairwiseBound {
     let k = instance.starts.len();
     let on_path = shortest_path_times(instance);
@@ -97,7 +113,8 @@ pub fn pairwise_bound(
             {
                 continue;
             }
-            let Some(extra) = pair_extra(instance, [a, b], cap, max_variables, sessions) else {
+            let Some(extra) = pair_extra(instance, [a, b], cap, max_variables, sessions, cbs)
+            else {
                 // The deadline passed: the pairs decided so far still bound.
                 break;
             };
@@ -114,19 +131,44 @@ pub fn pairwise_bound(
     PairwiseBound { pairs, extra }
 }
 
-/// The least extra steps of the two agents `agents` alone, decided budget by budget up
-/// to `cap` (skipping the budgets a decision proved impossible beyond its own); where the
-/// memory stops a decision, the budgets proved impossible; `None` when the deadline
-/// stopped it.
+/// The least extra steps of the two agents `agents` alone, up to `cap`: by
+/// conflict-based search when `cbs` says so, else (or from the bound it proved when it
+/// gives up) decided by SAT budget by budget (skipping the budgets a decision proved
+/// impossible beyond its own); where the memory stops a decision, the budgets proved
+/// impossible; `None` when the deadline stopped it.
 fn pair_extra(
     instance: &Instance<'_>,
     agents: [usize; 2],
     cap: u32,
     max_variables: u64,
     sessions: &Sessions,
+    cbs: Cbs,
 ) -> Option<u32> {
-    let mut own = sessions.fresh();
     let mut delta = 0;
+    if cap > 0 && cbs.decides(instance, &agents) {
+        let bytes = max_variables
+            .saturating_mul(crate::mapf::sat::BYTES_PER_VARIABLE)
+            .min(super::core::CBS_BYTES);
+        let mut searches = PAIR_CBS_SEARCHES;
+        let searched = cbs::least_extra(
+            instance,
+            &agents,
+            0,
+            &[],
+            cbs::PairCosts::Instance,
+            cap - 1,
+            bytes,
+            sessions.deadline(),
+            &mut searches,
+        );
+        match searched {
+            Searched::Plan { extra, .. } => return Some(extra),
+            Searched::AtLeast(extra) => return Some(extra.min(cap)),
+            Searched::Stopped(_) => return None,
+            Searched::GaveUp(least) => delta = least,
+        }
+    }
+    let mut own = sessions.fresh();
     while delta < cap {
         match own.decide(instance, &agents, delta, max_variables) {
             Ok(Decision::Impossible) => delta = (delta + 1).max(own.proven()),
