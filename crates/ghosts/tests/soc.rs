@@ -282,6 +282,34 @@ fn tiny_with_optimum(rng: &mut SplitMix64) -> Option<(Dataset, u32)> {
     Some((dataset, u32::try_from(optimum - distances).unwrap()))
 }
 
+/// Runs `check` on tiny instances drawn from `seed` whose optimum the exhaustive search
+/// knows, until `count` of them are counted (`check` answers whether one counts: false
+/// skips it): the dataset, the optimum's extra steps over the distances, the instance,
+/// all its agents, and the generator for the check's own draws.
+fn on_tiny_instances(
+    seed: u64,
+    count: usize,
+    mut check: impl FnMut(
+        &Dataset,
+        u32,
+        &ghosts::internals::mapf::Instance,
+        &[usize],
+        &mut SplitMix64,
+    ) -> bool,
+) {
+    let mut rng = SplitMix64::new(seed);
+    let mut counted = 0;
+    while counted < count {
+        let Some((dataset, gap)) = tiny_with_optimum(&mut rng) else {
+            continue;
+        };
+        let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
+        let instance = ghosts::internals::mapf::Instance::new(grid, starts, goals);
+        let everyone: Vec<usize> = (0..starts.len()).collect();
+        counted += usize::from(check(&dataset, gap, &instance, &everyone, &mut rng));
+    }
+}
+
 /// The two lower bounds against the exhaustive search on tiny maps: each pair's extra
 /// steps of the pairwise bound are the two agents' own optimum (the reference on the two
 /// alone), decided by SAT and by conflict-based search first, the vertex cover never
@@ -290,32 +318,26 @@ fn tiny_with_optimum(rng: &mut SplitMix64) -> Option<(Dataset, u32)> {
 /// reach allows them (and never passes them with half the reach).
 #[test]
 fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
-    use ghosts::internals::mapf::Instance;
     use ghosts::internals::mapf::sat::Deadline;
     use ghosts::internals::mapf::soc::encoding::{Session, Sessions};
     use ghosts::internals::mapf::soc::pair_cost::{Rules, Walker, pair_extra};
     use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
 
-    let mut rng = SplitMix64::new(1719);
-    let (mut compared, mut pairs_above, mut bound_above, mut pairs_costed) = (0, 0, 0, 0);
-    while compared < 400 {
-        let Some((dataset, gap)) = tiny_with_optimum(&mut rng) else {
-            continue;
-        };
+    let (mut pairs_above, mut bound_above, mut pairs_costed) = (0, 0, 0);
+    on_tiny_instances(1719, 400, |dataset, gap, instance, everyone, _| {
         let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
         let agents = starts.len();
         let distance = |a: usize| u64::from(grid.distances(goals[a], None)[starts[a].index()]);
-        let instance = Instance::new(grid, starts, goals);
-        let context = || draw(&dataset);
+        let context = || draw(dataset);
         let bound = pairwise_bound(
-            &instance,
+            instance,
             64,
             u64::MAX,
             &Sessions::new(true, Deadline(None)),
             Cbs::Off,
         );
         let by_cbs = pairwise_bound(
-            &instance,
+            instance,
             64,
             u64::MAX,
             &Sessions::new(true, Deadline(None)),
@@ -344,7 +366,7 @@ fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
                     rules: &rules[i],
                     least: walkers[i].1,
                 });
-                let costed = pair_extra(&instance, [&walkers[0], &walkers[1]], 0, 64, u64::MAX);
+                let costed = pair_extra(instance, [&walkers[0], &walkers[1]], 0, 64, u64::MAX);
                 // Exact, unless cut short after its few values of Delta (then at most it).
                 let extra = u64::from(costed.extra);
                 assert!(extra <= pair, "pair {a} {b}\n{}", context());
@@ -370,15 +392,14 @@ fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
             }
         }
         assert!(bound.extra <= gap, "{} > {gap}\n{}", bound.extra, context());
-        let everyone: Vec<usize> = (0..agents).collect();
-        let mut session = Session::new(&instance, &everyone, gap, Deadline(None), &bound.pairs);
-        assert_eq!(session.raise(&instance), gap, "{}", context());
-        let mut session = Session::new(&instance, &everyone, gap / 2, Deadline(None), &[]);
-        assert!(session.raise(&instance) <= gap, "{}", context());
+        let mut session = Session::new(instance, everyone, gap, Deadline(None), &bound.pairs);
+        assert_eq!(session.raise(instance), gap, "{}", context());
+        let mut session = Session::new(instance, everyone, gap / 2, Deadline(None), &[]);
+        assert!(session.raise(instance) <= gap, "{}", context());
         pairs_above += usize::from(!bound.pairs.is_empty());
         bound_above += usize::from(bound.extra > 0 && bound.extra < gap);
-        compared += 1;
-    }
+        true
+    });
     // Pairs that take extra steps, and bounds strictly between 0 and the optimum.
     assert!(pairs_above > 50, "{pairs_above}");
     assert!(bound_above > 5, "{bound_above}");
@@ -393,53 +414,44 @@ fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
 /// more (on instances whose optimum takes extra steps). A log is never replayed in a session lacking some of its agents.
 #[test]
 fn cores_replayed_in_a_wider_session_keep_the_bound_exact() {
-    use ghosts::internals::mapf::Instance;
     use ghosts::internals::mapf::sat::Deadline;
     use ghosts::internals::mapf::soc::encoding::Session;
 
-    let mut rng = SplitMix64::new(1723);
-    let (mut compared, mut replayed_narrow, mut replayed_halves) = (0, 0, 0);
-    while compared < 150 {
-        let Some((dataset, gap)) = tiny_with_optimum(&mut rng) else {
-            continue;
-        };
-        let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
-        let agents = starts.len();
+    let (mut replayed_narrow, mut replayed_halves) = (0, 0);
+    on_tiny_instances(1723, 150, |dataset, gap, instance, everyone, rng| {
         if gap == 0 {
             // Nothing to prove beyond the distances.
-            continue;
+            return false;
         }
-        let instance = Instance::new(grid, starts, goals);
-        let context = || draw(&dataset);
-        let everyone: Vec<usize> = (0..agents).collect();
+        let context = || draw(dataset);
         // A narrow reach first, then the optimum's.
         let narrow = rng.below(gap as usize + 1) as u32;
-        let mut first = Session::new(&instance, &everyone, narrow, Deadline(None), &[]);
-        assert!(first.raise(&instance) <= gap, "{}", context());
+        let mut first = Session::new(instance, everyone, narrow, Deadline(None), &[]);
+        assert!(first.raise(instance) <= gap, "{}", context());
         let log = first.log();
-        let mut wide = Session::new(&instance, &everyone, gap, Deadline(None), &[]);
+        let mut wide = Session::new(instance, everyone, gap, Deadline(None), &[]);
         assert_eq!(wide.replay(&log), log.len(), "{}", context());
-        assert_eq!(wide.raise(&instance), gap, "{}", context());
+        assert_eq!(wide.raise(instance), gap, "{}", context());
         replayed_narrow += usize::from(!log.is_empty());
         // Two halves apart, then all.
-        let (left, right) = everyone.split_at(agents / 2);
+        let (left, right) = everyone.split_at(everyone.len() / 2);
         let mut logs = Vec::new();
         for half in [left, right] {
-            let mut session = Session::new(&instance, half, gap, Deadline(None), &[]);
-            assert!(session.raise(&instance) <= gap, "{}", context());
+            let mut session = Session::new(instance, half, gap, Deadline(None), &[]);
+            assert!(session.raise(instance) <= gap, "{}", context());
             logs.push(session.log());
         }
-        let mut all = Session::new(&instance, &everyone, gap, Deadline(None), &[]);
+        let mut all = Session::new(instance, everyone, gap, Deadline(None), &[]);
         for log in &logs {
             assert_eq!(all.replay(log), log.len(), "{}", context());
         }
-        assert_eq!(all.raise(&instance), gap, "{}", context());
+        assert_eq!(all.raise(instance), gap, "{}", context());
         replayed_halves += usize::from(logs.iter().any(|log| !log.is_empty()));
         // A log of all the agents is not replayed in a session of half of them.
-        let mut half = Session::new(&instance, right, gap, Deadline(None), &[]);
+        let mut half = Session::new(instance, right, gap, Deadline(None), &[]);
         assert_eq!(half.replay(&all.log()), 0, "{}", context());
-        compared += 1;
-    }
+        true
+    });
     // Logs with cores in both settings.
     assert!(replayed_narrow > 30, "{replayed_narrow}");
     assert!(replayed_halves > 30, "{replayed_halves}");
@@ -452,23 +464,15 @@ fn cores_replayed_in_a_wider_session_keep_the_bound_exact() {
 /// out).
 #[test]
 fn conflict_based_search_bounds_never_pass_the_optimum() {
-    use ghosts::internals::mapf::Instance;
     use ghosts::internals::mapf::sat::Deadline;
     use ghosts::internals::mapf::soc::cbs::{PairCosts, Searched, least_extra};
     use ghosts::internals::mapf::soc::encoding::Sessions;
     use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
 
-    let mut rng = SplitMix64::new(1721);
-    let (mut compared, mut gave_up, mut raised) = (0, 0, 0);
-    while compared < 150 {
-        let Some((dataset, gap)) = tiny_with_optimum(&mut rng) else {
-            continue;
-        };
-        let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
-        let instance = Instance::new(grid, starts, goals);
-        let everyone: Vec<usize> = (0..starts.len()).collect();
+    let (mut gave_up, mut raised) = (0, 0);
+    on_tiny_instances(1721, 150, |dataset, gap, instance, everyone, _| {
         let bound = pairwise_bound(
-            &instance,
+            instance,
             64,
             u64::MAX,
             &Sessions::new(true, Deadline(None)),
@@ -484,8 +488,8 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                 for budget in [2, 8, 64, 20_000] {
                     let mut searches = budget;
                     let searched = least_extra(
-                        &instance,
-                        &everyone,
+                        instance,
+                        everyone,
                         0,
                         pairs,
                         pair_costs,
@@ -497,7 +501,7 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                     let context = || {
                         format!(
                             "{pair_costs:?} {allowance} {budget} {searched:?}\n{}",
-                            draw(&dataset)
+                            draw(dataset)
                         )
                     };
                     match searched {
@@ -514,8 +518,8 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                 }
             }
         }
-        compared += 1;
-    }
+        true
+    });
     // Searches cut short, some with a bound above zero.
     assert!(gave_up > 50, "{gave_up}");
     assert!(raised > 10, "{raised}");
@@ -528,21 +532,14 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
 /// sessions were built at a reach strictly between the two.
 #[test]
 fn sessions_filling_the_memory_decide_every_budget_exactly() {
-    use ghosts::internals::mapf::Instance;
     use ghosts::internals::mapf::sat::Deadline;
     use ghosts::internals::mapf::soc::encoding::{Decision, Sessions, count_variables};
 
-    let mut rng = SplitMix64::new(1733);
-    let (mut compared, mut between) = (0, 0);
-    while compared < 150 {
-        let Some((dataset, gap)) = tiny_with_optimum(&mut rng) else {
-            continue;
-        };
-        let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
-        let instance = Instance::new(grid, starts, goals);
-        let everyone: Vec<usize> = (0..starts.len()).collect();
-        let context = || draw(&dataset);
-        let count = |reach: u32| count_variables(&instance, &everyone, reach);
+    let mut between = 0;
+    on_tiny_instances(1733, 150, |dataset, gap, instance, everyone, rng| {
+        let (starts, goals) = (dataset.starts(), dataset.homes());
+        let context = || draw(dataset);
+        let count = |reach: u32| count_variables(instance, everyone, reach);
         let (low, high) = (count(gap), count(gap + gap / 4 + 2));
         // A room that holds reach `gap` (so no budget up to it is too large) and often not
         // the usual reach.
@@ -556,7 +553,7 @@ fn sessions_filling_the_memory_decide_every_budget_exactly() {
             .filling(true);
             let mut delta = 0;
             loop {
-                let decided = sessions.decide(&instance, &everyone, delta, max_variables);
+                let decided = sessions.decide(instance, everyone, delta, max_variables);
                 let variables = sessions.variables();
                 let usual = count(delta + delta / 4 + 2);
                 between += usize::from(variables > count(delta) && variables < usual);
@@ -578,7 +575,7 @@ fn sessions_filling_the_memory_decide_every_budget_exactly() {
                 }
             }
         }
-        compared += 1;
-    }
+        true
+    });
     assert!(between > 20, "{between}");
 }
