@@ -90,6 +90,8 @@ fn every_technique() -> Vec<Techniques> {
     // SAT), with and without the floor the pairwise bound gives it, and with the floor
     // but without each node's bound by the pairs (nor the pairs' costs under each node's
     // constraints).
+    // The search over all agents first (`cbs_whole`, with the pairwise bound) and its
+    // conflicts ranked by MDDs (`cbs_mdd`) are on in these; off once each.
     for (pairwise, cbs_pairs, cbs_pair_costs) in [
         (false, true, true),
         (true, true, true),
@@ -101,6 +103,15 @@ fn every_technique() -> Vec<Techniques> {
             cbs: Cbs::Everywhere,
             cbs_pairs,
             cbs_pair_costs,
+            ..Techniques::default()
+        });
+    }
+    for (cbs_whole, cbs_mdd) in [(false, true), (true, false)] {
+        all.push(Techniques {
+            planning: false,
+            cbs: Cbs::Everywhere,
+            cbs_whole,
+            cbs_mdd,
             ..Techniques::default()
         });
     }
@@ -465,7 +476,7 @@ fn cores_replayed_in_a_wider_session_keep_the_bound_exact() {
 #[test]
 fn conflict_based_search_bounds_never_pass_the_optimum() {
     use ghosts::internals::mapf::sat::Deadline;
-    use ghosts::internals::mapf::soc::cbs::{PairCosts, Searched, least_extra};
+    use ghosts::internals::mapf::soc::cbs::{Classify, PairCosts, Searched, least_extra};
     use ghosts::internals::mapf::soc::encoding::Sessions;
     use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
 
@@ -479,11 +490,12 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
             Cbs::Off,
         );
         let variants = [
-            (&bound.pairs[..], PairCosts::Instance),
-            (&[], PairCosts::Instance),
-            (&bound.pairs[..], PairCosts::UnderConstraints),
+            (&bound.pairs[..], PairCosts::Instance, Classify::Earliest),
+            (&[], PairCosts::Instance, Classify::Mdd),
+            (&bound.pairs[..], PairCosts::UnderConstraints, Classify::Earliest),
+            (&bound.pairs[..], PairCosts::UnderConstraints, Classify::Mdd),
         ];
-        for (pairs, pair_costs) in variants {
+        for (pairs, pair_costs, classify) in variants {
             for allowance in [gap.saturating_sub(1), gap, gap + 2] {
                 for budget in [2, 8, 64, 20_000] {
                     let mut searches = budget;
@@ -493,14 +505,17 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                         0,
                         pairs,
                         pair_costs,
+                        classify,
                         allowance,
                         64 << 20,
                         Deadline(None),
                         &mut searches,
+                        // Cut by a stall of the bound too, once.
+                        if budget == 64 { 4 } else { usize::MAX },
                     );
                     let context = || {
                         format!(
-                            "{pair_costs:?} {allowance} {budget} {searched:?}\n{}",
+                            "{pair_costs:?} {classify:?} {allowance} {budget} {searched:?}\n{}",
                             draw(dataset)
                         )
                     };

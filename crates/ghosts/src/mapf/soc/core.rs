@@ -153,6 +153,8 @@ pub struct Groups {
     cbs_pairs: bool,
     /// What each node's pairs in conflict cost ([`cbs::PairCosts`]).
     cbs_pair_costs: cbs::PairCosts,
+    /// How each node's conflict to split is chosen ([`cbs::Classify`]).
+    cbs_classify: cbs::Classify,
 }
 
 /// Agents decided together.
@@ -191,6 +193,7 @@ impl Groups {
             cbs: None,
             cbs_pairs: false,
             cbs_pair_costs: cbs::PairCosts::Instance,
+            cbs_classify: cbs::Classify::Earliest,
         }
     }
 
@@ -217,6 +220,15 @@ impl Groups {
     pub fn with_cbs_pair_costs(self, pair_costs: cbs::PairCosts) -> Self {
         Groups {
             cbs_pair_costs: pair_costs,
+            ..self
+        }
+    }
+
+    /// These groups, with each node's conflict to split in their conflict-based search
+    /// chosen as `classify` says.
+    pub fn with_cbs_classify(self, classify: cbs::Classify) -> Self {
+        Groups {
+            cbs_classify: classify,
             ..self
         }
     }
@@ -267,10 +279,12 @@ impl Groups {
             floor,
             node_pairs,
             self.cbs_pair_costs,
+            self.cbs_classify,
             allowance,
             bytes,
             like.deadline(),
             &mut searches,
+            usize::MAX,
         );
         let group = &mut self.groups[g];
         group.cbs_searches = searches;

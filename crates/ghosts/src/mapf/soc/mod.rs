@@ -97,7 +97,22 @@ pub struct Techniques {
     /// With `pairwise`: the pairs of agents that `cbs` would decide as a group are
     /// decided by conflict-based search first ([`pairwise`]).
     pub pairs_by_cbs: bool,
+    /// With `cbs`, `pairwise` and a plan known: once the pairwise bound is known, one
+    /// conflict-based search over all the agents ([`cbs`]) when `cbs` would decide them
+    /// as a group, from that bound to the plan's cost, before the groups; cut short by
+    /// its memory, it leaves what it proved to the groups.
+    pub cbs_whole: bool,
+    /// With `cbs`: each node's conflicts ranked by their agents' MDDs, cardinal first
+    /// ([`cbs::Classify::Mdd`]), rather than the earliest few classified by replanning.
+    pub cbs_mdd: bool,
 }
+
+/// With [`Techniques::cbs_whole`], the nodes the search over all agents takes in a row
+/// without a rise of its least bound before it leaves the rest to the groups: its bound
+/// rose every 1 to 5 nodes on brc202d random-1 K = 100 (from 35 to 72 extra steps, the
+/// optimum, in 81 nodes), while on orz900d random-1 K = 50 it took 60 nodes from 8 to 9
+/// and 300 more to 10 (the groups prove 10 in a third of that time).
+pub const WHOLE_STALL: usize = 32;
 
 /// With [`Cbs::Large`], the maps on which conflict-based search decides the groups first.
 pub const CBS_CELLS: usize = 10_000;
@@ -161,6 +176,8 @@ impl Default for Techniques {
             cbs_pair_costs: true,
             fill: true,
             pairs_by_cbs: true,
+            cbs_whole: true,
+            cbs_mdd: true,
         }
     }
 }
@@ -313,6 +330,7 @@ pub fn solve_within(
     let mut in_core = vec![false; k];
     let mut delta = 0u32;
     let mut paired = false;
+    let mut whole_tried = false;
     let stop = within.stop;
     let mut sessions = if techniques.core_guided {
         encoding::Sessions::core_guided(techniques.incremental, within.deadline)
@@ -321,14 +339,21 @@ pub fn solve_within(
     } else {
         encoding::Sessions::new(techniques.incremental, within.deadline).filling(techniques.fill)
     };
+    let pair_costs = if techniques.cbs_pair_costs {
+        cbs::PairCosts::UnderConstraints
+    } else {
+        cbs::PairCosts::Instance
+    };
+    let classify = if techniques.cbs_mdd {
+        cbs::Classify::Mdd
+    } else {
+        cbs::Classify::Earliest
+    };
     let mut groups = core::Groups::new()
         .with_cbs(techniques.cbs)
         .with_cbs_pairs(techniques.cbs_pairs)
-        .with_cbs_pair_costs(if techniques.cbs_pair_costs {
-            cbs::PairCosts::UnderConstraints
-        } else {
-            cbs::PairCosts::Instance
-        });
+        .with_cbs_pair_costs(pair_costs)
+        .with_cbs_classify(classify);
     let everyone: Vec<usize> = (0..k).collect();
     // Every budget below `delta` is proved impossible: LB + delta is the proven bound
     // whenever the loop stops.
@@ -385,6 +410,70 @@ pub fn solve_within(
                         if bound.extra > delta {
                             delta = bound.extra;
                             continue;
+                        }
+                    }
+                    if techniques.cbs_whole
+                        && !whole_tried
+                        && paired
+                        && techniques.cbs.decides(&instance, &everyone)
+                    {
+                        whole_tried = true;
+                        // A plan known costs LB + gap: only cheaper ones are sought;
+                        // without one, as far as the pairs' cap past the bound.
+                        let allowance = incumbent.as_ref().map_or(delta + PAIR_CAP, |best| {
+                            u32::try_from(best.cost - lower_bound - 1).unwrap_or(u32::MAX)
+                        });
+                        let pairs = if techniques.cbs_pairs {
+                            sessions.pairs()
+                        } else {
+                            &[]
+                        };
+                        let mut searches = u64::MAX;
+                        let searched = cbs::least_extra(
+                            &instance,
+                            &everyone,
+                            delta,
+                            pairs,
+                            pair_costs,
+                            classify,
+                            allowance,
+                            room,
+                            sessions.deadline(),
+                            &mut searches,
+                            WHOLE_STALL,
+                        );
+                        match searched {
+                            cbs::Searched::Plan { paths, .. } => {
+                                let horizon = paths.iter().map(Vec::len).max().unwrap_or(1);
+                                let paths: Vec<Vec<u32>> = paths
+                                    .into_iter()
+                                    .zip(goals)
+                                    .map(|(mut path, goal)| {
+                                        path.resize(horizon, goal.index() as u32);
+                                        path
+                                    })
+                                    .collect();
+                                return Ok(Some(SocPlan {
+                                    cost: sum_of_costs(&paths, goals),
+                                    lower_bound,
+                                    paths,
+                                }));
+                            }
+                            cbs::Searched::AtLeast(least) => {
+                                delta = delta.max(least);
+                                continue;
+                            }
+                            cbs::Searched::Stopped(least) => {
+                                delta = delta.max(least);
+                                return Err(Unanswered::Time {
+                                    limit: std::time::Duration::ZERO,
+                                });
+                            }
+                            // Past its memory: the groups go on from what it proved.
+                            cbs::Searched::GaveUp(least) => {
+                                delta = delta.max(least);
+                                continue;
+                            }
                         }
                     }
                     let too_large = |variables: u64| {
