@@ -71,17 +71,22 @@ const TRIPLES_MAX_BYTES: u64 = 64 << 20;
 /// integers), so a map of buckets does O(log buckets) work per operation on 4-byte
 /// entries.
 #[derive(Debug, Default)]
-struct Buckets {
+pub(super) struct Buckets {
     buckets: BTreeMap<u64, Vec<u32>>,
     /// The priority of the state taken last.
-    taken: u64,
+    pub(super) taken: u64,
 }
 
 /// Bytes counted per queued state: 4, doubled for the growth of the buckets.
 const QUEUE_ENTRY_BYTES: u64 = 8;
 
 impl Buckets {
-    fn push(&mut self, priority: u64, state: u32, budget: &mut Budget) -> Result<(), Halt> {
+    pub(super) fn push(
+        &mut self,
+        priority: u64,
+        state: u32,
+        budget: &mut Budget,
+    ) -> Result<(), Halt> {
         budget.take(QUEUE_ENTRY_BYTES)?;
         self.buckets.entry(priority).or_default().push(state);
         Ok(())
@@ -89,7 +94,7 @@ impl Buckets {
 
     /// The last state queued at the least priority; [`Buckets::taken`] is then that
     /// priority.
-    fn pop(&mut self, budget: &mut Budget) -> Option<u32> {
+    pub(super) fn pop(&mut self, budget: &mut Budget) -> Option<u32> {
         let mut first = self.buckets.first_entry()?;
         self.taken = *first.key();
         let state = first.get_mut().pop();
