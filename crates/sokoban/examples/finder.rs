@@ -10,8 +10,8 @@
 //! (default 10), the weights of pushes so far and of the bound (default 0 and 1), the
 //! memory in MiB (default 4096), the guide (`matching` or
 //! `nearest`), the features (`p` packing, `r` regions, `c` PI-corrals, `y` cycling over the feature cells, `d` corral deadlocks, `g` goal-room macros, `a` the packing advisor, `w` FESS's move weights, `n` the connectivity advisor, `h` the hotspots advisor, `prcydgawnh` all, `-` none;
-//! default `pr`, as the finder's defaults), the direction (`forward`, `backward` or
-//! `both`; default `forward`).
+//! default `pr`, as the finder's defaults), the direction (`forward` or `backward`;
+//! default `forward`).
 
 use std::io;
 use std::time::{Duration, Instant};
@@ -61,7 +61,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         hotspots: args.get(6).is_some_and(|s| s.contains('h')),
         direction: match args.get(7).map(String::as_str) {
             Some("backward") => Direction::Backward,
-            Some("both") => Direction::Both,
             _ => Direction::Forward,
         },
     };

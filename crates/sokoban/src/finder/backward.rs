@@ -1,6 +1,5 @@
-//! The finder backwards, and from both ends: pulls from the solved layout towards the
-//! start (the "reverse mode" of YASS and Sokolution), alone or taking turns with a
-//! forward search of pushes until the two meet.
+//! The finder backwards: pulls from the solved layout towards the start (the "reverse
+//! mode" of YASS and Sokolution).
 //!
 //! Why: on a level whose difficulty is packing the goals in the right order (a goal room
 //! filled from its door), the forward search packs the goals at the door first and walls
@@ -10,26 +9,25 @@
 //! A backward state has the words of a forward one: the sorted box squares and the least
 //! square of the player's region. A pull moves a box one square onto the square of the
 //! player beside it, the player one square further on (both free): read forwards, a push.
-//! The backward starts are the goal layout with the player in each region from which a
-//! pull can be made (a solution's last push, read backwards, is such a pull); a backward
-//! state that equals the level's start (its boxes, the player's region) ends the search,
-//! and its path read from the end is a solution. The guide is the minimum-cost matching
-//! of the boxes to the start squares on lone-box pull distances; a box pulled onto a
-//! square from which no start square can be reached by pulls is pruned, and a state with
-//! no matching is dropped: both exact (the pulls of a solution read backwards take each
-//! box to its own start square, and other boxes only take pulls away), so the search
-//! running out of states proves the level unsolvable.
+//! The starts are the goal layout with the player in each region from which a pull can
+//! be made (a solution's last push, read backwards, is such a pull); a state that equals
+//! the level's start (its boxes, the player's region) ends the search, and its path read
+//! from the end is a solution. States are taken greedily (or weighted, as in `greedy`) by
+//! the minimum-cost matching of the boxes to the start squares on lone-box pull
+//! distances, matched when taken; a box pulled onto a square from which no start square
+//! can be reached by pulls is pruned, and a state with no matching is dropped: both exact
+//! (the pulls of a solution read backwards take each box to its own start square, and
+//! other boxes only take pulls away), so the search running out of states proves the
+//! level unsolvable. There is no freeze or group deadlock backwards: an unsolvable level
+//! is proven so only when every pull from every goal layout is tried.
 //!
-//! With [`Direction::Both`] a forward side (pushes towards the goals, the matching to the
-//! goals as guide, dead squares and frozen boxes pruned as in `greedy`) takes turns with
-//! the backward one, one expansion each, and each new state of either side is looked up
-//! in the other's store: the same words are the same layout with the player in the same
-//! region, so the forward path to it and the backward path from it join into a solution.
+//! Meeting a forward search (each new state looked up in the other side's store) was
+//! tried and not kept: see docs/sokoban.md.
 //!
 //! # Complexity
 //! Exponential in the boxes in the worst case. Per expansion one walk O(squares); per
-//! move one walk O(squares) to name the child's region and O(k) lookups in one or two
-//! stores; per state taken an O(k^3) matching.
+//! pull one walk O(squares) to name the child's region and an O(k) lookup; per state
+//! taken an O(k^3) matching; O(starts x squares) for the pull distances.
 
 use grid_core::{CellId, Dir, Grid, UNREACHABLE};
 
@@ -37,74 +35,15 @@ use super::greedy::{Buckets, Outcome};
 use super::replay::{ancestry, lurd_through};
 use super::store::{Budget, NONE, Store};
 use super::walk::Walker;
-use super::{Direction, Halt, Options};
-use crate::board::{Board, Freeze};
+use super::{Halt, Options};
 use crate::matching::Matcher;
 use crate::parse::Level;
 
 /// The bound of a state not yet taken from the queue: its priority is an estimate.
 const ESTIMATED: u32 = u32::MAX;
 
-/// Expansions (of each side) between two calls of the caller's stop check.
+/// Expansions between two calls of the caller's stop check.
 const STOP_EVERY: u64 = 256;
-
-/// How a side moves a box.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Move {
-    /// Forwards: the player behind the box pushes it one square on.
-    Push,
-    /// Backwards: the player beside the box steps away and the box follows.
-    Pull,
-}
-
-/// One end of the search: its states, its queue, and its lone-box distances.
-#[derive(Debug)]
-struct Side {
-    moves: Move,
-    store: Store,
-    queue: Buckets,
-    /// Per state, its moves from its side's starts.
-    depth: Vec<u32>,
-    /// Per state, its matching once taken from the queue ([`ESTIMATED`] before).
-    bound: Vec<u32>,
-    /// `[target * squares + square]`: the fewest moves of this side that take a lone box
-    /// from the square onto the target (a goal forwards, a start square backwards), or
-    /// [`UNREACHABLE`].
-    distance: Vec<u32>,
-    /// Per square, the least of its distances ([`UNREACHABLE`]: a dead square).
-    nearest: Vec<u32>,
-}
-
-/// What one expansion of a side ended with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Step {
-    /// No end yet.
-    Going,
-    /// The side has no state left.
-    Exhausted,
-    /// This new state of the side is the other end: forwards every box on a goal,
-    /// backwards the start.
-    Reached(u32),
-    /// This new state of the side (first) is in the other side's store (second).
-    Met(u32, u32),
-}
-
-/// What the sides' expansions share.
-struct Scratch<'a> {
-    grid: &'a Grid,
-    board: Board<'a>,
-    freeze: Freeze,
-    matcher: Matcher,
-    walker: Walker,
-    region: Walker,
-    occupied: Vec<bool>,
-    boxes: Vec<u16>,
-    child: Vec<u16>,
-    /// The words of the level's start: its boxes, then the player's region.
-    start: Vec<u16>,
-    g_weight: u64,
-    h_weight: u64,
-}
 
 /// `[s * squares + c]`: the fewest pulls that take a lone box from `c` onto
 /// `starts[s]`, or [`UNREACHABLE`]: the fewest pushes from `starts[s]` onto `c`, read
@@ -138,203 +77,59 @@ fn pull_distances(grid: &Grid, starts: &[CellId]) -> Vec<u32> {
     distance
 }
 
-impl Side {
-    /// A side with `distance` (`k` targets), no state yet.
-    fn new(
-        moves: Move,
-        k: usize,
-        n: usize,
-        distance: Vec<u32>,
-        budget: &mut Budget,
-    ) -> Result<Self, Halt> {
-        budget.take((distance.len() * 4 + n * 4) as u64)?;
-        let nearest = (0..n)
-            .map(|c| (0..k).map(|t| distance[t * n + c]).min().unwrap_or(0))
-            .collect();
-        Ok(Side {
-            moves,
-            store: Store::new(k, budget)?,
-            queue: Buckets::default(),
-            depth: Vec::new(),
-            bound: Vec::new(),
-            distance,
-            nearest,
-        })
-    }
+/// The states met, the queue, and what a state is matched with.
+#[derive(Debug)]
+struct Pulls {
+    store: Store,
+    queue: Buckets,
+    /// Per state, its pulls from its goal layout.
+    depth: Vec<u32>,
+    /// Per state, its matching once taken from the queue ([`ESTIMATED`] before).
+    bound: Vec<u32>,
+    /// `[start * squares + square]`: [`pull_distances`].
+    distance: Vec<u32>,
+    /// Per square, the least of its distances ([`UNREACHABLE`]: no box pulled there
+    /// reaches a start square).
+    nearest: Vec<u32>,
+    matcher: Matcher,
+    g_weight: u64,
+    h_weight: u64,
+}
 
-    /// The matching of `boxes` to this side's targets, `None` when there is none.
-    fn matching(&self, matcher: &mut Matcher, boxes: &[u16]) -> Option<u32> {
+impl Pulls {
+    /// The matching of `boxes` to the start squares, `None` when there is none.
+    fn matching(&mut self, boxes: &[u16]) -> Option<u32> {
         let n = self.nearest.len();
-        matcher.min_cost(boxes.len(), |i, t| {
-            self.distance[t * n + usize::from(boxes[i])]
-        })
+        let distance = &self.distance;
+        self.matcher
+            .min_cost(boxes.len(), |i, s| distance[s * n + usize::from(boxes[i])])
     }
 
-    /// Adds a start with these words (new), queued at its matching; `false` when it has
-    /// none.
-    fn add_start(
+    /// Adds the state `words` reached from `parent` ([`NONE`] for a start) by `depth`
+    /// pulls, at the free `slot` of the store, queued at `priority`.
+    fn add(
         &mut self,
         words: &[u16],
-        s: &mut Scratch<'_>,
+        slot: usize,
+        parent: u32,
+        depth: u32,
+        bound: u32,
+        priority: u64,
         budget: &mut Budget,
-    ) -> Result<bool, Halt> {
-        let k = words.len() - 1;
-        let hash = Store::hash(words);
-        let Err(slot) = self.store.find(words, hash) else {
-            return Ok(true);
-        };
-        let Some(h) = self.matching(&mut s.matcher, &words[..k]) else {
-            return Ok(false);
-        };
-        let id = self.store.insert(words, hash, slot, NONE, budget)?;
+    ) -> Result<u32, Halt> {
+        let id = self
+            .store
+            .insert(words, Store::hash(words), slot, parent, budget)?;
         budget.room(&mut self.depth, 1)?;
-        self.depth.push(0);
+        self.depth.push(depth);
         budget.room(&mut self.bound, 1)?;
-        self.bound.push(h);
-        self.queue.push(s.h_weight * u64::from(h), id, budget)?;
-        Ok(true)
-    }
-
-    /// Takes one state from the queue and makes its children; see [`Step`]. `other`: the
-    /// other side's store, for meeting.
-    fn expand(
-        &mut self,
-        other: Option<&Store>,
-        s: &mut Scratch<'_>,
-        budget: &mut Budget,
-    ) -> Result<Step, Halt> {
-        let Some(state) = self.queue.pop(budget) else {
-            return Ok(Step::Exhausted);
-        };
-        let k = s.boxes.len();
-        s.boxes.copy_from_slice(&self.store.state(state)[..k]);
-        let g = self.depth[state as usize] + 1;
-        if self.bound[state as usize] == ESTIMATED {
-            // Queued on an estimate: the matching now, and queued again at its value
-            // unless the estimate was right.
-            let Some(h) = self.matching(&mut s.matcher, &s.boxes) else {
-                return Ok(Step::Going);
-            };
-            self.bound[state as usize] = h;
-            let priority = s.g_weight * u64::from(g - 1) + s.h_weight * u64::from(h);
-            if priority > self.queue.taken {
-                self.queue.push(priority, state, budget)?;
-                return Ok(Step::Going);
-            }
-        }
-        let h = self.bound[state as usize];
-        let player = CellId::new(usize::from(self.store.state(state)[k]));
-        for &b in &s.boxes {
-            s.occupied[usize::from(b)] = true;
-        }
-        s.walker.run(s.grid, &s.occupied, player);
-        let mut step = Step::Going;
-        'boxes: for i in 0..k {
-            let cell = CellId::new(usize::from(s.boxes[i]));
-            for dir in Dir::ALL {
-                // Where the box ends and where the player then stands.
-                let (to, standing) = match self.moves {
-                    Move::Push => {
-                        let (Some(next), Some(behind)) = (
-                            s.grid.neighbour(cell, dir),
-                            s.grid.neighbour(cell, dir.opposite()),
-                        ) else {
-                            continue;
-                        };
-                        if s.occupied[next.index()] || !s.walker.reached(behind) {
-                            continue;
-                        }
-                        (next, cell)
-                    }
-                    Move::Pull => {
-                        let Some(beside) = s.grid.neighbour(cell, dir) else {
-                            continue;
-                        };
-                        let Some(away) = s.grid.neighbour(beside, dir) else {
-                            continue;
-                        };
-                        if !s.walker.reached(beside) || s.occupied[away.index()] {
-                            continue;
-                        }
-                        (beside, away)
-                    }
-                };
-                if self.nearest[to.index()] == UNREACHABLE {
-                    continue;
-                }
-                s.occupied[cell.index()] = false;
-                s.occupied[to.index()] = true;
-                let frozen =
-                    self.moves == Move::Push && s.freeze.deadlocked(&s.board, &s.occupied, to);
-                if !frozen {
-                    s.child[..k].copy_from_slice(&s.boxes);
-                    s.child[i] = to.index() as u16;
-                    s.child[..k].sort_unstable();
-                    s.region.run(s.grid, &s.occupied, standing);
-                    s.child[k] = s.region.least().index() as u16;
-                }
-                s.occupied[to.index()] = false;
-                s.occupied[cell.index()] = true;
-                if frozen {
-                    continue;
-                }
-                let hash = Store::hash(&s.child);
-                let Err(slot) = self.store.find(&s.child, hash) else {
-                    continue;
-                };
-                let id = match self.store.insert(&s.child, hash, slot, state, budget) {
-                    Ok(id) => id,
-                    Err(halt) => {
-                        clear(&mut s.occupied, &s.boxes);
-                        return Err(halt);
-                    }
-                };
-                let queued = budget
-                    .room(&mut self.depth, 1)
-                    .and_then(|()| budget.room(&mut self.bound, 1));
-                if let Err(halt) = queued {
-                    clear(&mut s.occupied, &s.boxes);
-                    return Err(halt);
-                }
-                self.depth.push(g);
-                self.bound.push(ESTIMATED);
-                let reached = match self.moves {
-                    Move::Push => s.child[..k]
-                        .iter()
-                        .all(|&b| s.board.is_goal(usize::from(b))),
-                    Move::Pull => s.child == s.start,
-                };
-                if reached {
-                    step = Step::Reached(id);
-                    break 'boxes;
-                }
-                if let Some(met) = other.and_then(|o| o.find(&s.child, hash).ok()) {
-                    step = Step::Met(id, met);
-                    break 'boxes;
-                }
-                let estimate =
-                    (h + self.nearest[to.index()]).saturating_sub(self.nearest[cell.index()]);
-                let priority = s.g_weight * u64::from(g) + s.h_weight * u64::from(estimate);
-                if let Err(halt) = self.queue.push(priority, id, budget) {
-                    clear(&mut s.occupied, &s.boxes);
-                    return Err(halt);
-                }
-            }
-        }
-        clear(&mut s.occupied, &s.boxes);
-        Ok(step)
+        self.bound.push(bound);
+        self.queue.push(priority, id, budget)?;
+        Ok(id)
     }
 }
 
-/// Unmarks the squares of `boxes` in `occupied`.
-fn clear(occupied: &mut [bool], boxes: &[u16]) {
-    for &b in boxes {
-        occupied[usize::from(b)] = false;
-    }
-}
-
-/// Runs the search; see the module documentation. `options.direction` says whether the
-/// forward side takes part ([`Direction::Both`]) or not.
+/// Runs the search; see the module documentation.
 pub(super) fn search(
     level: &Level,
     options: &Options,
@@ -344,165 +139,158 @@ pub(super) fn search(
     if level.stranded() {
         return unsolvable;
     }
+    if level.boxes() == level.goals() {
+        return Ok(Outcome::Solved(String::new()));
+    }
     let grid = level.grid();
     let n = grid.cell_count();
     let k = level.boxes().len();
     let mut budget = Budget::new(options.memory_bytes);
-    let board = Board::new(level);
-    budget.take(board.bytes())?;
-    if level.boxes().iter().any(|b| board.is_dead(b.index())) {
-        return unsolvable;
-    }
-    if level.boxes().iter().all(|b| board.is_goal(b.index())) {
-        return Ok(Outcome::Solved(String::new()));
-    }
-    let mut s = Scratch {
-        grid,
-        board,
-        freeze: Freeze::new(n),
+    // The distances, nearest, the walks' marks and the occupied squares.
+    budget.take(((k + 1) * n * 4 + 3 * n * 9 + n) as u64)?;
+    let distance = pull_distances(grid, level.boxes());
+    let nearest = (0..n)
+        .map(|c| (0..k).map(|s| distance[s * n + c]).min().unwrap_or(0))
+        .collect();
+    let mut pulls = Pulls {
+        store: Store::new(k, &mut budget)?,
+        queue: Buckets::default(),
+        depth: Vec::new(),
+        bound: Vec::new(),
+        distance,
+        nearest,
         matcher: Matcher::new(),
-        walker: Walker::new(n),
-        region: Walker::new(n),
-        occupied: vec![false; n],
-        boxes: vec![0; k],
-        child: vec![0; k + 1],
-        start: Vec::with_capacity(k + 1),
         g_weight: u64::from(options.g_weight),
         h_weight: u64::from(options.h_weight),
     };
-    budget.take((n * 16) as u64)?;
-    // The start's words: the forward side's start, the backward side's end.
-    s.start
-        .extend(level.boxes().iter().map(|b| b.index() as u16));
-    for b in level.boxes() {
-        s.occupied[b.index()] = true;
-    }
-    s.region.run(grid, &s.occupied, level.player());
-    s.start.push(s.region.least().index() as u16);
-    for b in level.boxes() {
-        s.occupied[b.index()] = false;
-    }
+    let mut walker = Walker::new(n);
+    let mut region = Walker::new(n);
+    let mut occupied = vec![false; n];
 
-    let mut backward = Side::new(
-        Move::Pull,
-        k,
-        n,
-        pull_distances(grid, level.boxes()),
-        &mut budget,
-    )?;
-    // The backward starts: the goals' layout, the player in each region from which a
-    // box can be pulled.
-    let goals: Vec<u16> = level.goals().iter().map(|g| g.index() as u16).collect();
-    for g in level.goals() {
-        s.occupied[g.index()] = true;
-    }
-    let mut seen = vec![false; n];
-    let mut words = goals.clone();
+    // The end: the level's start, its boxes and the player's region.
+    let mut start: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
+    mark(&mut occupied, &start, true);
+    region.run(grid, &occupied, level.player());
+    start.push(region.least().index() as u16);
+    mark(&mut occupied, &start[..k], false);
+
+    // The starts: the goal layout, the player in each region from which a box can be
+    // pulled.
+    let mut words: Vec<u16> = level.goals().iter().map(|g| g.index() as u16).collect();
+    let Some(h) = pulls.matching(&words) else {
+        return unsolvable;
+    };
     words.push(0);
+    mark(&mut occupied, &words[..k], true);
+    let mut seen = vec![false; n];
     for from in grid.cells() {
-        if s.occupied[from.index()] || seen[from.index()] {
+        if occupied[from.index()] || seen[from.index()] {
             continue;
         }
-        s.region.run(grid, &s.occupied, from);
-        for &c in s.region.order() {
+        region.run(grid, &occupied, from);
+        for &c in region.order() {
             seen[c.index()] = true;
         }
-        let pulls = level.goals().iter().any(|&g| {
+        let can_pull = level.goals().iter().any(|&g| {
             Dir::ALL.into_iter().any(|dir| {
-                s.grid.neighbour(g, dir).is_some_and(|beside| {
-                    s.region.reached(beside)
-                        && s.grid
+                grid.neighbour(g, dir).is_some_and(|beside| {
+                    region.reached(beside)
+                        && grid
                             .neighbour(beside, dir)
-                            .is_some_and(|away| !s.occupied[away.index()])
+                            .is_some_and(|away| !occupied[away.index()])
                 })
             })
         });
-        if pulls {
-            words[k] = s.region.least().index() as u16;
-            if !backward.add_start(&words, &mut s, &mut budget)? {
-                clear(&mut s.occupied, &goals);
-                return unsolvable;
+        if can_pull {
+            words[k] = region.least().index() as u16;
+            if let Err(slot) = pulls.store.find(&words, Store::hash(&words)) {
+                let priority = pulls.h_weight * u64::from(h);
+                pulls.add(&words, slot, NONE, 0, h, priority, &mut budget)?;
             }
         }
     }
-    clear(&mut s.occupied, &goals);
+    mark(&mut occupied, &words[..k], false);
 
-    let mut forward = match options.direction {
-        Direction::Both => {
-            let distance = (0..k * n)
-                .map(|at| s.board.distance(at / n, at % n))
-                .collect();
-            let mut side = Side::new(Move::Push, k, n, distance, &mut budget)?;
-            let start = s.start.clone();
-            if !side.add_start(&start, &mut s, &mut budget)? {
-                return unsolvable;
-            }
-            Some(side)
-        }
-        _ => None,
-    };
-
+    let mut boxes = vec![0u16; k];
+    let mut child = vec![0u16; k + 1];
+    // The pulls of a state: (box, where it ends, where the player then stands).
+    let mut moves: Vec<(usize, CellId, CellId)> = Vec::new();
     let mut expanded = 0u64;
-    loop {
+    while let Some(state) = pulls.queue.pop(&mut budget) {
         expanded += 1;
         if expanded % STOP_EVERY == 0 && stop() {
             return Err(Halt::Stopped);
         }
-        let other = forward.as_ref().map(|f| &f.store);
-        let layouts: Vec<&[u16]> = match backward.expand(other, &mut s, &mut budget)? {
-            Step::Going => Vec::new(),
-            Step::Exhausted => return unsolvable,
-            Step::Reached(id) => {
-                let chain = ancestry(&backward.store, id);
-                chain.iter().map(|&b| backward.store.state(b)).collect()
-            }
-            Step::Met(b, f) => match &forward {
-                Some(forward) => joined(&forward.store, f, &backward.store, b),
-                None => Vec::new(),
-            },
-        };
-        if !layouts.is_empty() {
-            return Ok(Outcome::Solved(lurd_through(
-                level,
-                &layouts,
-                &mut s.walker,
-            )));
-        }
-        let Some(forward) = forward.as_mut() else {
-            continue;
-        };
-        let layouts: Vec<&[u16]> =
-            match forward.expand(Some(&backward.store), &mut s, &mut budget)? {
-                Step::Going => Vec::new(),
-                Step::Exhausted => return unsolvable,
-                Step::Reached(id) => {
-                    let mut chain = ancestry(&forward.store, id);
-                    chain.reverse();
-                    chain.iter().map(|&f| forward.store.state(f)).collect()
-                }
-                Step::Met(f, b) => joined(&forward.store, f, &backward.store, b),
+        boxes.copy_from_slice(&pulls.store.state(state)[..k]);
+        let g = pulls.depth[state as usize] + 1;
+        if pulls.bound[state as usize] == ESTIMATED {
+            // Queued on an estimate: the matching now, and queued again at its value
+            // unless the estimate was right.
+            let Some(h) = pulls.matching(&boxes) else {
+                continue;
             };
-        if !layouts.is_empty() {
-            return Ok(Outcome::Solved(lurd_through(
-                level,
-                &layouts,
-                &mut s.walker,
-            )));
+            pulls.bound[state as usize] = h;
+            let priority = pulls.g_weight * u64::from(g - 1) + pulls.h_weight * u64::from(h);
+            if priority > pulls.queue.taken {
+                pulls.queue.push(priority, state, &mut budget)?;
+                continue;
+            }
         }
+        let h = pulls.bound[state as usize];
+        let player = CellId::new(usize::from(pulls.store.state(state)[k]));
+        mark(&mut occupied, &boxes, true);
+        walker.run(grid, &occupied, player);
+        moves.clear();
+        for (i, &b) in boxes.iter().enumerate() {
+            let cell = CellId::new(usize::from(b));
+            for dir in Dir::ALL {
+                let Some(beside) = grid.neighbour(cell, dir) else {
+                    continue;
+                };
+                let Some(away) = grid.neighbour(beside, dir) else {
+                    continue;
+                };
+                if walker.reached(beside)
+                    && !occupied[away.index()]
+                    && pulls.nearest[beside.index()] != UNREACHABLE
+                {
+                    moves.push((i, beside, away));
+                }
+            }
+        }
+        for &(i, to, standing) in &moves {
+            let cell = CellId::new(usize::from(boxes[i]));
+            child[..k].copy_from_slice(&boxes);
+            child[i] = to.index() as u16;
+            child[..k].sort_unstable();
+            occupied[cell.index()] = false;
+            occupied[to.index()] = true;
+            region.run(grid, &occupied, standing);
+            occupied[to.index()] = false;
+            occupied[cell.index()] = true;
+            child[k] = region.least().index() as u16;
+            let Err(slot) = pulls.store.find(&child, Store::hash(&child)) else {
+                continue;
+            };
+            let estimate =
+                (h + pulls.nearest[to.index()]).saturating_sub(pulls.nearest[cell.index()]);
+            let priority = pulls.g_weight * u64::from(g) + pulls.h_weight * u64::from(estimate);
+            let id = pulls.add(&child, slot, state, g, ESTIMATED, priority, &mut budget)?;
+            if child == start {
+                // Read from the end, the pulls are the pushes from the start.
+                let chain = ancestry(&pulls.store, id);
+                let layouts: Vec<&[u16]> = chain.iter().map(|&s| pulls.store.state(s)).collect();
+                return Ok(Outcome::Solved(lurd_through(level, &layouts, &mut walker)));
+            }
+        }
+        mark(&mut occupied, &boxes, false);
     }
+    unsolvable
 }
 
-/// The layouts from the start to `f` of the forward `forwards`, then on from `b` of the
-/// backward `backwards` (the same words as `f`) to the goals.
-fn joined<'a>(forwards: &'a Store, f: u32, backwards: &'a Store, b: u32) -> Vec<&'a [u16]> {
-    let mut chain = ancestry(forwards, f);
-    chain.reverse();
-    let mut layouts: Vec<&[u16]> = chain.iter().map(|&id| forwards.state(id)).collect();
-    layouts.extend(
-        ancestry(backwards, b)
-            .iter()
-            .skip(1)
-            .map(|&id| backwards.state(id)),
-    );
-    layouts
+/// Marks (or unmarks) the squares of `boxes` in `occupied`.
+fn mark(occupied: &mut [bool], boxes: &[u16], value: bool) {
+    for &b in boxes {
+        occupied[usize::from(b)] = value;
+    }
 }

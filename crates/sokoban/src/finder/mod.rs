@@ -9,8 +9,7 @@
 //! - `anytime`: the driver of [`crate::solve`]: the finder, then the exact search;
 //! - `greedy`: best-first search over push states, the player normalised to its region,
 //!   with the matching bound as the guide and the exact deadlock prunings;
-//! - `backward`: pulls from the solved layout towards the start, alone or meeting a
-//!   forward search of pushes;
+//! - `backward`: pulls from the solved layout towards the start;
 //! - `packing`: the order in which the goals are filled, found backwards;
 //! - `corral_deadlock`: pushes that shut a corral whose boxes can never all reach goals;
 //! - `advisor`: FESS's packing advisor, a box sent to the next goal of the packing order
@@ -102,8 +101,8 @@ pub struct Options {
     /// fewest (`hotspots`).
     pub hotspots: bool,
     /// Which way the search goes: pushes from the start (`greedy`, with every switch
-    /// above), pulls from the solved layout (`backward`, which reads only the memory
-    /// and the weights), or both until they meet.
+    /// above) or pulls from the solved layout (`backward`, which reads only the memory
+    /// and the weights).
     pub direction: Direction,
 }
 
@@ -114,8 +113,6 @@ pub enum Direction {
     Forward,
     /// Pulls from the goals towards the start (`backward`).
     Backward,
-    /// Both in turn, one expansion each, until a state of one is a state of the other.
-    Both,
 }
 
 /// The estimate of the pushes left that guides the search.
@@ -169,7 +166,7 @@ pub fn find(
 ) -> Result<Option<String>, Halt> {
     let outcome = match options.direction {
         Direction::Forward => greedy::search(level, options, stop)?,
-        Direction::Backward | Direction::Both => backward::search(level, options, stop)?,
+        Direction::Backward => backward::search(level, options, stop)?,
     };
     match outcome {
         Outcome::Solved(lurd) => Ok(Some(lurd)),
