@@ -106,14 +106,14 @@ impl Pulls {
     }
 
     /// Adds the state `words` reached from `parent` ([`NONE`] for a start) by `depth`
-    /// pulls, at the free `slot` of the store, queued at `priority`.
+    /// pulls, at the free `slot` of the store, queued at `priority` (an estimate: it is
+    /// matched when taken).
     fn add(
         &mut self,
         words: &[u16],
         slot: usize,
         parent: u32,
         depth: u32,
-        bound: u32,
         priority: u64,
         budget: &mut Budget,
     ) -> Result<u32, Halt> {
@@ -123,7 +123,7 @@ impl Pulls {
         budget.room(&mut self.depth, 1)?;
         self.depth.push(depth);
         budget.room(&mut self.bound, 1)?;
-        self.bound.push(bound);
+        self.bound.push(ESTIMATED);
         self.queue.push(priority, id, budget)?;
         Ok(id)
     }
@@ -205,7 +205,7 @@ pub(super) fn search(
             words[k] = region.least().index() as u16;
             if let Err(slot) = pulls.store.find(&words, Store::hash(&words)) {
                 let priority = pulls.h_weight * u64::from(h);
-                pulls.add(&words, slot, NONE, 0, h, priority, &mut budget)?;
+                pulls.add(&words, slot, NONE, 0, priority, &mut budget)?;
             }
         }
     }
@@ -275,7 +275,7 @@ pub(super) fn search(
             let estimate =
                 (h + pulls.nearest[to.index()]).saturating_sub(pulls.nearest[cell.index()]);
             let priority = pulls.g_weight * u64::from(g) + pulls.h_weight * u64::from(estimate);
-            let id = pulls.add(&child, slot, state, g, ESTIMATED, priority, &mut budget)?;
+            let id = pulls.add(&child, slot, state, g, priority, &mut budget)?;
             if child == start {
                 // Read from the end, the pulls are the pushes from the start.
                 let chain = ancestry(&pulls.store, id);
