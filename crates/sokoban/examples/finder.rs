@@ -10,12 +10,13 @@
 //! (default 10), the weights of pushes so far and of the bound (default 0 and 1), the
 //! memory in MiB (default 4096), the guide (`matching` or
 //! `nearest`), the features (`p` packing, `r` regions, `c` PI-corrals, `y` cycling over the feature cells, `d` corral deadlocks, `g` goal-room macros, `a` the packing advisor, `w` FESS's move weights, `n` the connectivity advisor, `h` the hotspots advisor, `prcydgawnh` all, `-` none;
-//! default `pr`, as the finder's defaults).
+//! default `pr`, as the finder's defaults), the direction (`forward` or `backward`;
+//! default `forward`).
 
 use std::io;
 use std::time::{Duration, Instant};
 
-use sokoban::internals::{FinderOptions as Options, Guide, find};
+use sokoban::internals::{Direction, FinderOptions as Options, Guide, find};
 use sokoban::{Collection, verify};
 
 /// The CPU time of this thread so far (Linux: the first field of its schedstat); the
@@ -58,6 +59,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         move_weights: args.get(6).is_some_and(|s| s.contains('w')),
         connectivity: args.get(6).is_some_and(|s| s.contains('n')),
         hotspots: args.get(6).is_some_and(|s| s.contains('h')),
+        direction: match args.get(7).map(String::as_str) {
+            Some("backward") => Direction::Backward,
+            _ => Direction::Forward,
+        },
     };
     let (mut solved, mut tried) = (0, 0);
     let all = Instant::now();

@@ -101,7 +101,7 @@ pub fn solve(level: &Level, options: &Options) -> Result<Option<Solution>, Solve
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::finder::{Guide, Halt, Options as FinderOptions, find};
+    pub use crate::finder::{Direction, Guide, Halt, Options as FinderOptions, find};
     pub use crate::groups::GroupDeadlocks;
     pub use crate::search::{
         Pruning, PushProof, PushStats, Stats, fewest_pushes, pushes_bounds, solve_counting,

@@ -71,32 +71,51 @@ const TRIPLES_MAX_BYTES: u64 = 64 << 20;
 /// integers), so a map of buckets does O(log buckets) work per operation on 4-byte
 /// entries.
 #[derive(Debug, Default)]
-struct Buckets {
+pub(super) struct Buckets {
     buckets: BTreeMap<u64, Vec<u32>>,
     /// The priority of the state taken last.
-    taken: u64,
+    pub(super) taken: u64,
 }
 
-/// Bytes counted per queued state: 4, doubled for the growth of the buckets.
-const QUEUE_ENTRY_BYTES: u64 = 8;
+/// Bytes of a queued state.
+const QUEUE_ENTRY_BYTES: u64 = 4;
 
 impl Buckets {
-    fn push(&mut self, priority: u64, state: u32, budget: &mut Budget) -> Result<(), Halt> {
-        budget.take(QUEUE_ENTRY_BYTES)?;
-        self.buckets.entry(priority).or_default().push(state);
+    /// Queues `state` at `priority`, its bucket grown (doubled) through `budget`.
+    ///
+    /// Why the buckets' capacities are counted, not their states: a bucket keeps its
+    /// capacity while states are taken from it, until it is empty and dropped.
+    pub(super) fn push(
+        &mut self,
+        priority: u64,
+        state: u32,
+        budget: &mut Budget,
+    ) -> Result<(), Halt> {
+        let bucket = self.buckets.entry(priority).or_default();
+        if bucket.len() == bucket.capacity() {
+            let grow = bucket.capacity().max(4);
+            if let Err(halt) = budget.take(grow as u64 * QUEUE_ENTRY_BYTES) {
+                if bucket.is_empty() {
+                    self.buckets.remove(&priority);
+                }
+                return Err(halt);
+            }
+            bucket.reserve_exact(grow);
+        }
+        bucket.push(state);
         Ok(())
     }
 
     /// The last state queued at the least priority; [`Buckets::taken`] is then that
-    /// priority.
-    fn pop(&mut self, budget: &mut Budget) -> Option<u32> {
+    /// priority. A bucket left empty is dropped and its bytes given back.
+    pub(super) fn pop(&mut self, budget: &mut Budget) -> Option<u32> {
         let mut first = self.buckets.first_entry()?;
         self.taken = *first.key();
         let state = first.get_mut().pop();
         if first.get().is_empty() {
+            budget.give(first.get().capacity() as u64 * QUEUE_ENTRY_BYTES);
             first.remove();
         }
-        budget.give(QUEUE_ENTRY_BYTES);
         state
     }
 

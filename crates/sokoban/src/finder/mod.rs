@@ -9,6 +9,7 @@
 //! - `anytime`: the driver of [`crate::solve`]: the finder, then the exact search;
 //! - `greedy`: best-first search over push states, the player normalised to its region,
 //!   with the matching bound as the guide and the exact deadlock prunings;
+//! - `backward`: pulls from the solved layout towards the start;
 //! - `packing`: the order in which the goals are filled, found backwards;
 //! - `corral_deadlock`: pushes that shut a corral whose boxes can never all reach goals;
 //! - `advisor`: FESS's packing advisor, a box sent to the next goal of the packing order
@@ -28,6 +29,7 @@
 
 mod advisor;
 pub(crate) mod anytime;
+mod backward;
 mod box_path;
 mod connectivity;
 mod corral_deadlock;
@@ -98,6 +100,19 @@ pub struct Options {
     /// that blocks the most other boxes' ways to the goals to where it blocks the
     /// fewest (`hotspots`).
     pub hotspots: bool,
+    /// Which way the search goes: pushes from the start (`greedy`, with every switch
+    /// above) or pulls from the solved layout (`backward`, which reads only the memory
+    /// and the weights).
+    pub direction: Direction,
+}
+
+/// Which way the finder searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Pushes from the start towards the goals.
+    Forward,
+    /// Pulls from the goals towards the start (`backward`).
+    Backward,
 }
 
 /// The estimate of the pushes left that guides the search.
@@ -127,6 +142,7 @@ impl Default for Options {
             move_weights: false,
             connectivity: false,
             hotspots: false,
+            direction: Direction::Forward,
         }
     }
 }
@@ -148,7 +164,11 @@ pub fn find(
     options: &Options,
     stop: &mut dyn FnMut() -> bool,
 ) -> Result<Option<String>, Halt> {
-    match greedy::search(level, options, stop)? {
+    let outcome = match options.direction {
+        Direction::Forward => greedy::search(level, options, stop)?,
+        Direction::Backward => backward::search(level, options, stop)?,
+    };
+    match outcome {
         Outcome::Solved(lurd) => Ok(Some(lurd)),
         Outcome::Exhausted { complete: true } => Ok(None),
         Outcome::Exhausted { complete: false } => {

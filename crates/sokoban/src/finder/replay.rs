@@ -14,23 +14,37 @@ use crate::parse::Level;
 
 /// The moves from the start of `level` to `state` of `store`.
 pub(super) fn lurd(level: &Level, store: &Store, state: u32, walker: &mut Walker) -> String {
-    let grid = level.grid();
-    let k = level.boxes().len();
+    let mut chain = ancestry(store, state);
+    chain.reverse();
+    let layouts: Vec<&[u16]> = chain.iter().map(|&s| store.state(s)).collect();
+    lurd_through(level, &layouts, walker)
+}
+
+/// `state` of `store`, then the state it was reached from, and so on to a start.
+pub(super) fn ancestry(store: &Store, state: u32) -> Vec<u32> {
     let mut chain = vec![state];
     let mut at = state;
     while store.parent(at) != NONE {
         at = store.parent(at);
         chain.push(at);
     }
-    chain.reverse();
+    chain
+}
+
+/// The moves from the start of `level` through `layouts` in order (each a state's
+/// words: its sorted box squares, first the start's), each one move of one box (a
+/// push, or a macro's pushes) from the one before.
+pub(super) fn lurd_through(level: &Level, layouts: &[&[u16]], walker: &mut Walker) -> String {
+    let grid = level.grid();
+    let k = level.boxes().len();
     let mut occupied = vec![false; grid.cell_count()];
     let mut player = level.player();
     let mut text = String::new();
     let mut steps: Vec<Dir> = Vec::new();
     let mut pushes: Vec<(CellId, Dir)> = Vec::new();
     let mut tree = PushTree::new(grid.cell_count());
-    for pair in chain.windows(2) {
-        let (before, after) = (&store.state(pair[0])[..k], &store.state(pair[1])[..k]);
+    for pair in layouts.windows(2) {
+        let (before, after) = (&pair[0][..k], &pair[1][..k]);
         let from = before.iter().find(|b| !after.contains(b));
         let to = after.iter().find(|b| !before.contains(b));
         let (Some(&from), Some(&to)) = (from, to) else {

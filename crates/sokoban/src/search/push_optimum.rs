@@ -341,12 +341,11 @@ impl<'a> PushSearch<'a> {
         };
         let state = self.parent.len() as u32;
         if state >= ROOT - 1
-            || !self.budget.room(&mut self.parent)
-            || !self.budget.room(&mut self.pushes)
-            || !self.budget.room(&mut self.bound)
-            || !self.budget.room(&mut self.closed)
-            || self.words.len() + stride > self.words.capacity()
-                && !self.budget.room(&mut self.words)
+            || !self.budget.room(&mut self.parent, 1)
+            || !self.budget.room(&mut self.pushes, 1)
+            || !self.budget.room(&mut self.bound, 1)
+            || !self.budget.room(&mut self.closed, 1)
+            || !self.budget.room(&mut self.words, stride)
         {
             return Err(SolveError::Memory);
         }

@@ -185,13 +185,10 @@ impl Table {
             Err(slot) => slot,
         };
         let layout = self.layouts.len() as u32;
-        if layout >= EMPTY - 1 || !budget.room(&mut self.layouts) {
+        if layout >= EMPTY - 1 || !budget.room(&mut self.layouts, 1) {
             return None;
         }
-        // `room` grows by at least 1024 words, more than one layout's.
-        if self.layout_words.len() + boxes.len() > self.layout_words.capacity()
-            && !budget.room(&mut self.layout_words)
-        {
+        if !budget.room(&mut self.layout_words, boxes.len()) {
             return None;
         }
         self.layout_words.extend_from_slice(boxes);
@@ -213,7 +210,7 @@ impl Table {
     /// [`Member::pushes`]); `None` when the budget does not allow it.
     pub(super) fn insert(&mut self, info: Info, pushes: u16, budget: &mut Budget) -> Option<u32> {
         let state = self.info.len() as u32;
-        if state >= EMPTY - 1 || !budget.room(&mut self.info) {
+        if state >= EMPTY - 1 || !budget.room(&mut self.info, 1) {
             return None;
         }
         let member = Member {
@@ -227,7 +224,7 @@ impl Table {
             self.layouts[layout].head[len] = member;
         } else if (len - HEAD_MEMBERS) % MORE_MEMBERS == 0 {
             let block = self.more.len() as u32;
-            if block >= EMPTY - 1 || !budget.room(&mut self.more) {
+            if block >= EMPTY - 1 || !budget.room(&mut self.more, 1) {
                 return None;
             }
             let mut members = [Member::default(); MORE_MEMBERS];
