@@ -887,11 +887,13 @@ fn soc_driven(
         driver.proof_end = Some(limit.mul_f64(SOC_PROOF_SHARE));
     }
     let deadline = driver.deadline();
+    let whole_from = driver.share_of_proof(SOC_WHOLE_FROM);
     let mut stop = || driver.passed();
     let within = soc::Within {
         stop: &mut stop,
         deadline,
         first,
+        whole_from,
     };
     let found = soc::solve_within(grid, starts, goals, limits.budget_mib, techniques, within)
         .map_err(|e| match (e, limits.time_limit) {
@@ -1209,6 +1211,10 @@ const SOC_PLAN_PATIENCE: u64 = 200;
 /// proof gets less time (ht_chantry random-1 K = 100: 8746, 8752, 8775).
 const SOC_PROOF_SHARE: f64 = 0.8;
 
+/// The share of the proof's time after which one conflict-based search over all agents
+/// takes over from the groups where it applies ([`soc::Whole::AfterGroups`]).
+const SOC_WHOLE_FROM: f64 = 0.4;
+
 /// With [`Stopwatch::Counted`], the most attempts and steps of each phase of [`lns`]
 /// (and at most LaCAM*'s expansions).
 const SOC_PLAN_COUNTED_STEPS: u64 = 32;
@@ -1441,6 +1447,19 @@ impl<'a, 't> Driver<'a, 't> {
         match self.stopwatch {
             Stopwatch::Wall(Some(limit)) => {
                 sat::Deadline(self.started.checked_add(self.end(limit)))
+            }
+            _ => sat::Deadline(None),
+        }
+    }
+
+    /// The instant at `share` of the time from now to the proof's end (none without a
+    /// wall-clock limit).
+    fn share_of_proof(&self, share: f64) -> sat::Deadline {
+        match self.stopwatch {
+            Stopwatch::Wall(Some(limit)) => {
+                let now = self.started.elapsed();
+                let left = self.end(limit).saturating_sub(now);
+                sat::Deadline(self.started.checked_add(now + left.mul_f64(share)))
             }
             _ => sat::Deadline(None),
         }

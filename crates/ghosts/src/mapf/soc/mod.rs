@@ -97,7 +97,41 @@ pub struct Techniques {
     /// With `pairwise`: the pairs of agents that `cbs` would decide as a group are
     /// decided by conflict-based search first ([`pairwise`]).
     pub pairs_by_cbs: bool,
+    /// With `cbs`: when one conflict-based search over all the agents ([`cbs`]) decides
+    /// the budgets, from the proven bound to the cost of the plan known, where `cbs`
+    /// would decide all of them as a group ([`Whole`]).
+    pub cbs_whole: Whole,
+    /// With `cbs_whole`: each node's conflicts in the search over all agents ranked by
+    /// their agents' MDDs, cardinal first, target conflicts first among equals
+    /// ([`cbs::Classify::Mdd`]), rather than the earliest few classified by replanning
+    /// (the groups' searches classify the earliest).
+    pub cbs_mdd: bool,
 }
+
+/// When the search over all agents ([`Techniques::cbs_whole`]) decides.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // `Off`, `First`: the tests
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Whole {
+    /// Never.
+    Off,
+    /// Once the pairwise bound is known, before the groups; it leaves them what it
+    /// proved when it stalls ([`WHOLE_STALL`]) or passes its memory.
+    First,
+    /// From [`Within::whole_from`] (the driver's share of the proof's time) to the end,
+    /// the groups deciding before (nothing when there is no such instant): the groups
+    /// settle most instances in a few seconds (orz900d random-1 K = 50: 3.3 to 4.4 CPU s,
+    /// 5.0 to 6.1 s with the search over all agents first), while on brc202d random-1
+    /// K = 100 they stop at the pairwise bound and the search over all agents raises it
+    /// to the optimum.
+    AfterGroups,
+}
+
+/// With [`Whole::First`], the nodes the search over all agents takes in a row
+/// without a rise of its least bound before it leaves the rest to the groups: its bound
+/// rose every 1 to 5 nodes on brc202d random-1 K = 100 (from 35 to 72 extra steps, the
+/// optimum, in 81 nodes), while on orz900d random-1 K = 50 it took 60 nodes from 8 to 9
+/// and 300 more to 10 (the groups prove 10 in a third of that time).
+pub const WHOLE_STALL: usize = 32;
 
 /// With [`Cbs::Large`], the maps on which conflict-based search decides the groups first.
 pub const CBS_CELLS: usize = 10_000;
@@ -161,6 +195,8 @@ impl Default for Techniques {
             cbs_pair_costs: true,
             fill: true,
             pairs_by_cbs: true,
+            cbs_whole: Whole::AfterGroups,
+            cbs_mdd: true,
         }
     }
 }
@@ -189,6 +225,77 @@ impl SocPlan {
                     .collect()
             })
             .collect()
+    }
+}
+
+/// What the search over all agents ([`Techniques::cbs_whole`]) is given besides its
+/// budgets.
+struct WholeSearch<'i, 'a> {
+    instance: &'i Instance<'a>,
+    /// The sum of the agents' distances.
+    lower_bound: u64,
+    pair_costs: cbs::PairCosts,
+    classify: cbs::Classify,
+    /// Bytes it may take.
+    room: u64,
+}
+
+impl WholeSearch<'_, '_> {
+    /// One conflict-based search over all the agents from `delta` extra steps (proven)
+    /// to the cost of `incumbent` (less one; without one, [`PAIR_CAP`] past `delta`),
+    /// nodes bounded by `pairs`, until `deadline` or `stall` nodes without a rise of its
+    /// bound: a plan of least sum of costs, or the extra steps it proved and whether the
+    /// deadline stopped it.
+    ///
+    /// # Complexity
+    /// As [`cbs::least_extra`].
+    fn decide(
+        &self,
+        delta: u32,
+        incumbent: Option<&SocPlan>,
+        pairs: &[pairwise::Pair],
+        deadline: super::sat::Deadline,
+        stall: usize,
+    ) -> Result<SocPlan, (u32, bool)> {
+        let instance = self.instance;
+        let everyone: Vec<usize> = (0..instance.starts.len()).collect();
+        let allowance = incumbent.map_or(delta.saturating_add(PAIR_CAP), |best| {
+            u32::try_from(best.cost - self.lower_bound - 1).unwrap_or(u32::MAX)
+        });
+        let mut searches = u64::MAX;
+        let searched = cbs::least_extra(
+            instance,
+            &everyone,
+            delta,
+            pairs,
+            self.pair_costs,
+            self.classify,
+            allowance,
+            self.room,
+            deadline,
+            &mut searches,
+            stall,
+        );
+        match searched {
+            cbs::Searched::Plan { paths, .. } => {
+                let horizon = paths.iter().map(Vec::len).max().unwrap_or(1);
+                let paths: Vec<Vec<u32>> = paths
+                    .into_iter()
+                    .zip(instance.goals)
+                    .map(|(mut path, goal)| {
+                        path.resize(horizon, goal.index() as u32);
+                        path
+                    })
+                    .collect();
+                Ok(SocPlan {
+                    cost: sum_of_costs(&paths, instance.goals),
+                    lower_bound: self.lower_bound,
+                    paths,
+                })
+            }
+            cbs::Searched::AtLeast(least) | cbs::Searched::GaveUp(least) => Err((least, false)),
+            cbs::Searched::Stopped(least) => Err((least, true)),
+        }
     }
 }
 
@@ -223,6 +330,7 @@ pub fn solve(
         stop: &mut never,
         deadline: super::sat::Deadline::default(),
         first: None,
+        whole_from: super::sat::Deadline::default(),
     };
     Ok(solve_within(grid, starts, goals, budget_mib, techniques, within)?.map(|(plan, _)| plan))
 }
@@ -237,6 +345,9 @@ pub struct Within<'s> {
     /// A legal plan found before (every agent's cell at 0..=H): the first incumbent, and
     /// a proof that the instance is solvable.
     pub first: Option<Vec<Vec<u32>>>,
+    /// With [`Whole::AfterGroups`]: when the groups stop and the search over all agents
+    /// takes the rest of the time (none: the groups decide to the end).
+    pub whole_from: super::sat::Deadline,
 }
 
 /// [`solve`], stopped when `within.stop` says so or a step would pass the budget: then,
@@ -313,23 +424,40 @@ pub fn solve_within(
     let mut in_core = vec![false; k];
     let mut delta = 0u32;
     let mut paired = false;
+    let mut whole_tried = false;
     let stop = within.stop;
+    let everyone: Vec<usize> = (0..k).collect();
+    let by_whole = techniques.cbs.decides(&instance, &everyone);
+    // With the search over all agents after the groups, the groups' decisions stop at
+    // its start.
+    let whole_later =
+        techniques.cbs_whole == Whole::AfterGroups && by_whole && within.whole_from.0.is_some();
+    let deadline = if whole_later {
+        within.whole_from
+    } else {
+        within.deadline
+    };
     let mut sessions = if techniques.core_guided {
-        encoding::Sessions::core_guided(techniques.incremental, within.deadline)
+        encoding::Sessions::core_guided(techniques.incremental, deadline)
             .reusing(techniques.reuse_plan)
             .filling(techniques.fill)
     } else {
-        encoding::Sessions::new(techniques.incremental, within.deadline).filling(techniques.fill)
+        encoding::Sessions::new(techniques.incremental, deadline).filling(techniques.fill)
+    };
+    let pair_costs = if techniques.cbs_pair_costs {
+        cbs::PairCosts::UnderConstraints
+    } else {
+        cbs::PairCosts::Instance
+    };
+    let classify = if techniques.cbs_mdd {
+        cbs::Classify::Mdd
+    } else {
+        cbs::Classify::Earliest
     };
     let mut groups = core::Groups::new()
         .with_cbs(techniques.cbs)
         .with_cbs_pairs(techniques.cbs_pairs)
-        .with_cbs_pair_costs(if techniques.cbs_pair_costs {
-            cbs::PairCosts::UnderConstraints
-        } else {
-            cbs::PairCosts::Instance
-        });
-    let everyone: Vec<usize> = (0..k).collect();
+        .with_cbs_pair_costs(pair_costs);
     // Every budget below `delta` is proved impossible: LB + delta is the proven bound
     // whenever the loop stops.
     let mut budgets = || -> Result<Option<SocPlan>, Unanswered> {
@@ -387,6 +515,40 @@ pub fn solve_within(
                             continue;
                         }
                     }
+                    if techniques.cbs_whole == Whole::First && !whole_tried && paired && by_whole {
+                        whole_tried = true;
+                        let pairs = if techniques.cbs_pairs {
+                            sessions.pairs()
+                        } else {
+                            &[]
+                        };
+                        let from = WholeSearch {
+                            instance: &instance,
+                            lower_bound,
+                            pair_costs,
+                            classify,
+                            room,
+                        }
+                        .decide(
+                            delta,
+                            incumbent.as_ref(),
+                            pairs,
+                            within.deadline,
+                            WHOLE_STALL,
+                        );
+                        match from {
+                            Ok(plan) => return Ok(Some(plan)),
+                            Err((least, stopped)) => {
+                                delta = delta.max(least);
+                                if stopped {
+                                    return Err(Unanswered::Time {
+                                        limit: std::time::Duration::ZERO,
+                                    });
+                                }
+                                continue;
+                            }
+                        }
+                    }
                     let too_large = |variables: u64| {
                         over(format!(
                             "about {} MiB for the SAT encoding of {delta} extra steps ({variables} \
@@ -426,6 +588,39 @@ pub fn solve_within(
                     }
                 }
             };
+            if decision == Decision::Stopped && whole_later && !whole_tried {
+                // The groups' share of the time is over: the search over all agents
+                // takes the rest.
+                whole_tried = true;
+                let pairs = if techniques.cbs_pairs {
+                    sessions.pairs()
+                } else {
+                    &[]
+                };
+                let from = WholeSearch {
+                    instance: &instance,
+                    lower_bound,
+                    pair_costs,
+                    classify,
+                    room,
+                }
+                .decide(
+                    delta,
+                    incumbent.as_ref(),
+                    pairs,
+                    within.deadline,
+                    usize::MAX,
+                );
+                match from {
+                    Ok(plan) => return Ok(Some(plan)),
+                    Err((least, _)) => {
+                        delta = delta.max(least);
+                        return Err(Unanswered::Time {
+                            limit: std::time::Duration::ZERO,
+                        });
+                    }
+                }
+            }
             if decision == Decision::Stopped {
                 return Err(Unanswered::Time {
                     limit: std::time::Duration::ZERO,

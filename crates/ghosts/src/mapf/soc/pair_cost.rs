@@ -70,7 +70,7 @@ pub struct Walker<'r> {
 const DELTAS: u32 = 4;
 
 /// The cells of the paths of an agent level by level (time 0 to its cost).
-type Mdd = Vec<Vec<u32>>;
+pub type Mdd = Vec<Vec<u32>>;
 
 /// What [`pair_extra`] found.
 pub struct PairExtra {
@@ -151,7 +151,10 @@ pub fn pair_extra(
 
 /// The MDD of `walker` at exactly `cost` (empty: no such path), `None` past `*left`
 /// cells (taken off `*left`).
-fn mdd(instance: &Instance<'_>, walker: &Walker<'_>, cost: u32, left: &mut u64) -> Option<Mdd> {
+///
+/// # Complexity
+/// O(W x H) for its W cells a level over H = `cost` levels.
+pub fn mdd(instance: &Instance<'_>, walker: &Walker<'_>, cost: u32, left: &mut u64) -> Option<Mdd> {
     let rules = walker.rules;
     let a = walker.agent;
     let goal = instance.goals[a].index() as u32;

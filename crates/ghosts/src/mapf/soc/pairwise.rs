@@ -156,10 +156,12 @@ fn pair_extra(
             0,
             &[],
             cbs::PairCosts::Instance,
+            cbs::Classify::Earliest,
             cap - 1,
             bytes,
             sessions.deadline(),
             &mut searches,
+            usize::MAX,
         );
         match searched {
             Searched::Plan { extra, .. } => return Some(extra),
