@@ -27,7 +27,8 @@ use crate::search::PushProof;
 use crate::solution::{Metric, Options, Solution, SolveError};
 
 /// The share of `--time-limit` the forward runs of the finder may take (it stops as
-/// soon as it finds); the backward run has [`BACKWARD_SHARE`] of it more.
+/// soon as it finds); the backward runs have [`BACKWARD_SHARE`] and
+/// [`BACKWARD_WEIGHTED_SHARE`] of it more.
 const FINDER_SHARE: f64 = 0.2;
 
 /// Without a time limit, the finder's stop checks (each after a few hundred expansions)
@@ -303,8 +304,9 @@ fn run(way: Way) -> FinderOptions {
 /// no other run solves); the same with FESS's guided order 29 at 5 s (86, 76); the same
 /// on the nearest goal 31 at 5 s (12); FESS's order proper (no guide in the priority)
 /// 42, 19, 20, 34, 37, 43, 45, 56, 57, 61, 70 and 81 among them, which no other run
-/// solves, so it has the largest share, second after the short first run.
-const PORTFOLIO: [(f64, Way); 6] = [
+/// solves, so it has the largest share, second after the short first run. Then the two
+/// backward runs, greedy and weighted ([`BACKWARD_SHARE`], [`BACKWARD_WEIGHTED_SHARE`]).
+const PORTFOLIO: [(f64, Way); 7] = [
     (
         0.1,
         Way {
@@ -377,6 +379,18 @@ const PORTFOLIO: [(f64, Way); 6] = [
             direction: Direction::Backward,
         },
     ),
+    (
+        BACKWARD_WEIGHTED_SHARE,
+        Way {
+            order: Order::WeightedAStar,
+            guide: Guide::Matching,
+            features: false,
+            cycling: false,
+            corral_deadlocks: false,
+            hotspots: false,
+            direction: Direction::Backward,
+        },
+    ),
 ];
 
 /// The share of the backward run (pulls from the goals, greedy on the matching to the
@@ -385,6 +399,12 @@ const PORTFOLIO: [(f64, Way); 6] = [
 /// XSokoban 72 in 1.2 s, which no forward run solves; 44 in 5.5 s), so it is given a
 /// short share after the forward runs rather than time taken from them.
 const BACKWARD_SHARE: f64 = 0.3;
+
+/// The share of the second backward run, weighted (pulls so far 1, matching 3), after
+/// the greedy one: on the finder alone it solves XSokoban 44 in 0.54 CPU s (the greedy
+/// run: 5.5 s) and Sasquatch 23 and 24 (1 s a level), but not XSokoban 72 (3 s) nor
+/// Sasquatch 10 and 28.
+const BACKWARD_WEIGHTED_SHARE: f64 = 0.2;
 
 /// The runs of [`last_chance`] with their shares of the time left: FESS's order proper
 /// with more time and the hotspots advisor (on the finder alone, XSokoban 90: at 3 CPU s

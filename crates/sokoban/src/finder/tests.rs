@@ -389,21 +389,27 @@ fn the_hotspots_advisor_keeps_solvability_and_replays() {
     assert!(solved * 10 >= tried * 9, "{solved} of {tried}");
 }
 
-/// The backward search (pulls from the goals): on generated levels it finds a solution
-/// exactly where the exact search does, and every solution, read back from the pulls,
-/// replays legally; also on generated goal-room levels, and on larger rooms against the
-/// forward finder.
+/// The backward search (pulls from the goals), greedy and weighted (the portfolio's runs
+/// 6 and 7): on generated levels it finds a solution exactly where the exact search
+/// does, and every solution, read back from the pulls, replays legally; also on
+/// generated goal-room levels, and on larger rooms against the forward finder.
 #[test]
 fn backward_agrees_with_the_exact_search() {
     let backward = Options {
         direction: super::Direction::Backward,
         ..Options::default()
     };
+    let weighted = Options {
+        g_weight: 1,
+        h_weight: 3,
+        ..backward.clone()
+    };
     let mut rng = SplitMix64::new(1616);
     for round in 0..1500 {
         let text = generate::random_level(&mut rng, 1 + round % 5, 6, 15);
         for level in levels(&text) {
             check(&level, &backward);
+            check(&level, &weighted);
         }
     }
     let mut rng = SplitMix64::new(1617);
@@ -411,6 +417,7 @@ fn backward_agrees_with_the_exact_search() {
         let text = generate::goal_room_level(&mut rng, 1 + round % 4);
         for level in levels(&text) {
             check(&level, &backward);
+            check(&level, &weighted);
         }
     }
     // Few rooms: backwards, an unsolvable room is proven so only when every pull from
