@@ -432,6 +432,11 @@ impl Group<'_, '_> {
     ) -> Vec<(usize, usize, [Vec<u32>; 2])> {
         let mut fitting = Vec::new();
         for conflict in conflicts {
+            // Hundreds of pairs may be in conflict (maze-128-128-2 random-1 K = 50): the
+            // pairs not costed by the deadline keep the instance's bound.
+            if limits.deadline.passed() {
+                break;
+            }
             let (x, y) = conflict.agents();
             let (a, b) = (x.min(y), x.max(y));
             if nodes[n]
@@ -1004,6 +1009,11 @@ impl Group<'_, '_> {
                 return Planned::Path(path);
             }
             if states.len() as u64 > room {
+                return Planned::GaveUp;
+            }
+            // One search may reach millions of states (a maze, an allowance of thousands of
+            // steps): the deadline is asked every 2^16 of them.
+            if states.len() % (1 << 16) == 0 && limits.deadline.passed() {
                 return Planned::GaveUp;
             }
             let next = t + 1;
