@@ -1023,6 +1023,11 @@ impl Sessions {
         &self.pairs
     }
 
+    /// [`Sessions::pairs`] when `on`, else none.
+    pub fn pairs_if(&self, on: bool) -> &[Pair] {
+        if on { &self.pairs } else { &[] }
+    }
+
     /// Variables of the kept session (0 when none is kept).
     pub fn variables(&self) -> u64 {
         self.kept.as_ref().map_or(0, Session::variables)

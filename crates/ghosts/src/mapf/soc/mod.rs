@@ -454,6 +454,14 @@ pub fn solve_within(
     } else {
         cbs::Classify::Earliest
     };
+    // The search over all agents (`Whole`), on `room` bytes.
+    let whole = |room: u64| WholeSearch {
+        instance: &instance,
+        lower_bound,
+        pair_costs,
+        classify,
+        room,
+    };
     let mut groups = core::Groups::new()
         .with_cbs(techniques.cbs)
         .with_cbs_pairs(techniques.cbs_pairs)
@@ -517,22 +525,10 @@ pub fn solve_within(
                     }
                     if techniques.cbs_whole == Whole::First && !whole_tried && paired && by_whole {
                         whole_tried = true;
-                        let pairs = if techniques.cbs_pairs {
-                            sessions.pairs()
-                        } else {
-                            &[]
-                        };
-                        let from = WholeSearch {
-                            instance: &instance,
-                            lower_bound,
-                            pair_costs,
-                            classify,
-                            room,
-                        }
-                        .decide(
+                        let from = whole(room).decide(
                             delta,
                             incumbent.as_ref(),
-                            pairs,
+                            sessions.pairs_if(techniques.cbs_pairs),
                             within.deadline,
                             WHOLE_STALL,
                         );
@@ -592,22 +588,10 @@ pub fn solve_within(
                 // The groups' share of the time is over: the search over all agents
                 // takes the rest.
                 whole_tried = true;
-                let pairs = if techniques.cbs_pairs {
-                    sessions.pairs()
-                } else {
-                    &[]
-                };
-                let from = WholeSearch {
-                    instance: &instance,
-                    lower_bound,
-                    pair_costs,
-                    classify,
-                    room,
-                }
-                .decide(
+                let from = whole(room).decide(
                     delta,
                     incumbent.as_ref(),
-                    pairs,
+                    sessions.pairs_if(techniques.cbs_pairs),
                     within.deadline,
                     usize::MAX,
                 );
