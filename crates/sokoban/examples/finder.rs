@@ -13,7 +13,7 @@
 //! default `pr`, as the finder's defaults), the direction (`forward` or `backward`;
 //! default `forward`).
 
-use std::io;
+use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use sokoban::internals::{Direction, FinderOptions as Options, Guide, find};
@@ -29,6 +29,8 @@ fn cpu() -> Duration {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // Written through `?`: a closed pipe (`| head`) ends the run with an error, not a panic.
+    let mut out = io::stdout().lock();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (first, last) = match args.first() {
         Some(range) => {
@@ -86,11 +88,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Ok(None) => "-1".to_owned(),
             Err(h) => format!("{h:?}"),
         };
-        println!("{}\t{what}\t{seconds:.2}", level.number());
+        writeln!(out, "{}\t{what}\t{seconds:.2}", level.number())?;
     }
-    println!(
+    writeln!(
+        out,
         "solved {solved} of {tried} in {:.1} s",
         all.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(())
 }

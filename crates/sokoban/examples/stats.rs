@@ -9,13 +9,15 @@
 //! Arguments: the metric (`pushes` or `moves`, default `pushes`), then the levels (`N` or
 //! `A-B`, default all), then a time limit per level in seconds (default none).
 
-use std::io;
+use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use sokoban::internals::{Pruning, PushProof, fewest_pushes, solve_counting_by};
 use sokoban::{Bounds, Collection, Metric, Options};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // Written through `?`: a closed pipe (`| head`) ends the run with an error, not a panic.
+    let mut out = io::stdout().lock();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let metric = match args.first().map(String::as_str) {
         Some("moves") => Metric::Moves,
@@ -60,11 +62,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let started = Instant::now();
         if proof == "first" {
             let (answer, stats) = fewest_pushes(&level, &options, Pruning::PiCorrals);
-            println!(
+            writeln!(
+                out,
                 "{}\t{answer:?}\t{:.2} s\t{stats:?}",
                 level.number(),
                 started.elapsed().as_secs_f64()
-            );
+            )?;
             continue;
         }
         let by = match proof.as_str() {
@@ -84,11 +87,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Ok(None) => "-1".to_owned(),
             Err(limit) => format!("unknown: {limit}"),
         };
-        println!(
+        writeln!(
+            out,
             "{}\t{counts}\t{:.2} s\t{stats:?}",
             level.number(),
             started.elapsed().as_secs_f64()
-        );
+        )?;
     }
     Ok(())
 }
