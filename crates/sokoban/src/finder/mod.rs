@@ -138,7 +138,7 @@ impl Default for Options {
             guide: Guide::Matching,
             packing: true,
             regions: true,
-            outward_packing: false,
+            outward_packing: true,
             corrals: false,
             cycling: false,
             corral_deadlocks: false,

@@ -162,9 +162,7 @@ impl WayOut {
             };
             filled[b.index()] = true;
             self.walker.run(grid, filled, player);
-            self.work = self
-                .work
-                .saturating_sub(self.walker.order().len() as u64);
+            self.work = self.work.saturating_sub(self.walker.order().len() as u64);
             for d in Dir::ALL {
                 if let Some(p) = grid.neighbour(b, d).filter(|&p| self.walker.reached(p))
                     && let Some(q) = grid.neighbour(p, d)
