@@ -105,14 +105,18 @@ fn every_technique() -> Vec<Techniques> {
         });
     }
     // The search over all agents (`cbs_whole`) by default comes after the groups' share
-    // of a time limit, so never here: first once, its conflicts ranked by MDDs
-    // (`cbs_mdd`; `least_extra` alone is tested with and without below).
-    all.push(Techniques {
-        planning: false,
-        cbs: Cbs::Everywhere,
-        cbs_whole: Whole::First,
-        ..Techniques::default()
-    });
+    // of a time limit, so never here: first, its conflicts ranked by MDDs (`cbs_mdd`;
+    // `least_extra` alone is tested with and without below), with pair splits
+    // (`cbs_pair_splits`, on by default in the variants above) and without.
+    for cbs_pair_splits in [true, false] {
+        all.push(Techniques {
+            planning: false,
+            cbs: Cbs::Everywhere,
+            cbs_whole: Whole::First,
+            cbs_pair_splits,
+            ..Techniques::default()
+        });
+    }
     all
 }
 
@@ -477,8 +481,9 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
     use ghosts::internals::mapf::soc::cbs::{Classify, PairCosts, Searched, least_extra};
     use ghosts::internals::mapf::soc::encoding::Sessions;
     use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
+    use ghosts::internals::mapf::soc::symmetry::PairSplits;
 
-    let (mut gave_up, mut raised) = (0, 0);
+    let (mut gave_up, mut raised, mut split) = (0, 0, 0);
     on_tiny_instances(1721, 150, |dataset, gap, instance, everyone, _| {
         let bound = pairwise_bound(
             instance,
@@ -487,15 +492,39 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
             &Sessions::new(true, Deadline(None)),
             Cbs::Off,
         );
+        // Pair splits (`symmetry`) off and on.
         let variants = [
-            (&bound.pairs[..], PairCosts::Instance, Classify::Earliest),
-            (&[], PairCosts::Instance, Classify::Mdd),
-            (&bound.pairs[..], PairCosts::UnderConstraints, Classify::Mdd),
+            (
+                &bound.pairs[..],
+                PairCosts::Instance,
+                Classify::Earliest,
+                false,
+            ),
+            (&[], PairCosts::Instance, Classify::Mdd, false),
+            (
+                &bound.pairs[..],
+                PairCosts::UnderConstraints,
+                Classify::Mdd,
+                false,
+            ),
+            (
+                &bound.pairs[..],
+                PairCosts::Instance,
+                Classify::Earliest,
+                true,
+            ),
+            (
+                &bound.pairs[..],
+                PairCosts::UnderConstraints,
+                Classify::Mdd,
+                true,
+            ),
         ];
-        for (pairs, pair_costs, classify) in variants {
+        for (pairs, pair_costs, classify, on) in variants {
             for allowance in [gap.saturating_sub(1), gap, gap + 2] {
                 for budget in [2, 8, 64, 20_000] {
                     let mut searches = budget;
+                    let mut splits = PairSplits { on, made: 0 };
                     let searched = least_extra(
                         instance,
                         everyone,
@@ -503,6 +532,7 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                         pairs,
                         pair_costs,
                         classify,
+                        &mut splits,
                         allowance,
                         64 << 20,
                         Deadline(None),
@@ -512,7 +542,7 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                     );
                     let context = || {
                         format!(
-                            "{pair_costs:?} {classify:?} {allowance} {budget} {searched:?}\n{}",
+                            "{pair_costs:?} {classify:?} {on} {allowance} {budget} {searched:?}\n{}",
                             draw(dataset)
                         )
                     };
@@ -527,14 +557,16 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                             raised += usize::from(least > 0);
                         }
                     }
+                    split += splits.made;
                 }
             }
         }
         true
     });
-    // Searches cut short, some with a bound above zero.
+    // Searches cut short, some with a bound above zero; and nodes split on pairs.
     assert!(gave_up > 50, "{gave_up}");
     assert!(raised > 10, "{raised}");
+    assert!(split > 20, "{split}");
 }
 
 /// Sessions that fill the memory ([`Sessions::filling`]) decide the budgets as the

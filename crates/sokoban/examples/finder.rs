@@ -9,7 +9,7 @@
 //! Arguments: the levels (`N` or `A-B`, default all), a time limit per level in seconds
 //! (default 10), the weights of pushes so far and of the bound (default 0 and 1), the
 //! memory in MiB (default 4096), the guide (`matching` or
-//! `nearest`), the features (`p` packing, `r` regions, `c` PI-corrals, `y` cycling over the feature cells, `d` corral deadlocks, `g` goal-room macros, `a` the packing advisor, `w` FESS's move weights, `n` the connectivity advisor, `h` the hotspots advisor, `prcydgawnh` all, `-` none;
+//! `nearest`), the features (`p` packing, `r` regions, `c` PI-corrals, `y` cycling over the feature cells, `d` corral deadlocks, `g` goal-room macros, `a` the packing advisor, `w` FESS's move weights, `n` the connectivity advisor, `h` the hotspots advisor, `o` the outward packing order, `prcydgawnho` all, `-` none;
 //! default `pr`, as the finder's defaults), the direction (`forward` or `backward`;
 //! default `forward`).
 
@@ -53,6 +53,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         },
         packing: args.get(6).is_none_or(|s| s.contains('p')),
         regions: args.get(6).is_none_or(|s| s.contains('r')),
+        outward_packing: args.get(6).is_some_and(|s| s.contains('o')),
         corrals: args.get(6).is_some_and(|s| s.contains('c')),
         cycling: args.get(6).is_some_and(|s| s.contains('y')),
         corral_deadlocks: args.get(6).is_some_and(|s| s.contains('d')),

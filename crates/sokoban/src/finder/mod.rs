@@ -71,6 +71,10 @@ pub struct Options {
     pub packing: bool,
     /// Fewer player regions first, after the packing.
     pub regions: bool,
+    /// The packing order empties backwards, of the goals whose box can be pulled, the
+    /// nearest whose box goes back to a square where a box starts, the goals still filled
+    /// standing still (`packing`); else the nearest whose box moves at all.
+    pub outward_packing: bool,
     /// Push only the boxes of a PI-corral when a state has one (`corral`). Off by
     /// default: measured on the finder alone (CPU seconds a level), it solves the same
     /// levels with and without (XSokoban 6 of 90 at 3 s, Microban 151 of 155 at 0.3 s,
@@ -134,6 +138,7 @@ impl Default for Options {
             guide: Guide::Matching,
             packing: true,
             regions: true,
+            outward_packing: true,
             corrals: false,
             cycling: false,
             corral_deadlocks: false,

@@ -12,14 +12,14 @@
 //! # Complexity
 //! O(goals x squares).
 
-use grid_core::{CellId, Dir};
+use grid_core::{CellId, Dir, Grid};
 
 use super::walk::Walker;
 use crate::parse::Level;
 
 /// Per square, the rank of its goal in the packing order (0 fills first), or
 /// [`NOT_A_GOAL`].
-pub(super) fn ranks(level: &Level) -> Vec<u32> {
+pub(super) fn ranks(level: &Level, outward: bool) -> Vec<u32> {
     let grid = level.grid();
     let n = grid.cell_count();
     let mut filled = vec![false; n];
@@ -32,6 +32,7 @@ pub(super) fn ranks(level: &Level) -> Vec<u32> {
     let mut emptied: Vec<CellId> = Vec::new();
     let mut left: Vec<CellId> = level.goals().to_vec();
     let mut distance = vec![u32::MAX; n];
+    let mut way_out = WayOut::new(level);
     while !left.is_empty() {
         let was = filled[start.index()];
         filled[start.index()] = false;
@@ -54,13 +55,25 @@ pub(super) fn ranks(level: &Level) -> Vec<u32> {
                 })
                 .min()
         };
-        let next = left
+        let mut candidates: Vec<(u32, usize)> = left
             .iter()
             .enumerate()
             .filter_map(|(i, &g)| pullable(g, &filled, &distance).map(|d| (d, i)))
-            .min();
-        let Some((_, i)) = next else {
+            .collect();
+        candidates.sort_unstable();
+        let Some(&(_, nearest)) = candidates.first() else {
             break;
+        };
+        // Outward: the nearest goal whose box goes all the way back to a start square;
+        // when none does (or the work is spent), the nearest that moves at all.
+        let i = if outward {
+            candidates
+                .iter()
+                .map(|&(_, i)| i)
+                .find(|&i| way_out.leaves(grid, &mut filled, left[i], &distance))
+                .unwrap_or(nearest)
+        } else {
+            nearest
         };
         let g = left.swap_remove(i);
         filled[g.index()] = false;
@@ -72,6 +85,99 @@ pub(super) fn ranks(level: &Level) -> Vec<u32> {
         rank[g.index()] = r as u32;
     }
     rank
+}
+
+/// The work (squares walked) the outward order may spend on its pull searches, over the
+/// whole order; past it, the order goes on as the one-square order.
+const OUTWARD_WORK: u64 = 1 << 25;
+
+/// The pull searches of the outward order: can a lone box on a goal, the boxes on the
+/// goals still filled standing still, be pulled back to a square where a box starts?
+/// That is what filling that goal while the others are filled asks of a box, read
+/// backwards: a goal whose box can only be pulled one square, into the room, is not
+/// one that fills last.
+struct WayOut {
+    /// Per square, whether a box starts there.
+    start: Vec<bool>,
+    /// Per square, the sides of the player (bits by direction) already searched.
+    seen: Vec<u8>,
+    queue: Vec<(CellId, Dir)>,
+    walker: Walker,
+    /// Work left ([`OUTWARD_WORK`]).
+    work: u64,
+}
+
+impl WayOut {
+    fn new(level: &Level) -> Self {
+        let n = level.grid().cell_count();
+        let mut start = vec![false; n];
+        for b in level.boxes() {
+            start[b.index()] = true;
+        }
+        WayOut {
+            start,
+            seen: vec![0; n],
+            queue: Vec::new(),
+            walker: Walker::new(n),
+            work: OUTWARD_WORK,
+        }
+    }
+
+    /// Whether the box on goal `g` (marked in `filled`, as are the other boxes) can be
+    /// pulled to a start square other than `g`, the player first on the squares
+    /// `distance` reaches. `filled` is restored before it returns.
+    ///
+    /// # Complexity
+    /// O(4 x squares) nodes, one walk O(squares) each.
+    fn leaves(&mut self, grid: &Grid, filled: &mut [bool], g: CellId, distance: &[u32]) -> bool {
+        self.seen.fill(0);
+        self.queue.clear();
+        // A pull moves the box onto the player's square `p` beside it and the player one
+        // further on, to `q`.
+        let pull = |b: CellId, d: Dir, filled: &[bool]| -> Option<CellId> {
+            let p = grid.neighbour(b, d)?;
+            let q = grid.neighbour(p, d)?;
+            (!filled[p.index()] && !filled[q.index()]).then_some(p)
+        };
+        for d in Dir::ALL {
+            if let Some(p) = pull(g, d, filled)
+                && distance[p.index()] != u32::MAX
+            {
+                self.seen[p.index()] |= 1 << d.index();
+                self.queue.push((p, d));
+            }
+        }
+        filled[g.index()] = false;
+        let mut found = false;
+        let mut head = 0;
+        while head < self.queue.len() && self.work > 0 {
+            let (b, side) = self.queue[head];
+            head += 1;
+            if b != g && self.start[b.index()] {
+                found = true;
+                break;
+            }
+            let Some(player) = grid.neighbour(b, side) else {
+                continue;
+            };
+            filled[b.index()] = true;
+            self.walker.run(grid, filled, player);
+            self.work = self.work.saturating_sub(self.walker.order().len() as u64);
+            for d in Dir::ALL {
+                if let Some(p) = grid.neighbour(b, d).filter(|&p| self.walker.reached(p))
+                    && let Some(q) = grid.neighbour(p, d)
+                    && !filled[q.index()]
+                    && self.seen[p.index()] & (1 << d.index()) == 0
+                {
+                    self.seen[p.index()] |= 1 << d.index();
+                    self.queue.push((p, d));
+                }
+            }
+            filled[b.index()] = false;
+        }
+        filled[g.index()] = true;
+        found
+    }
 }
 
 /// The rank of a square that is not a goal.

@@ -38,8 +38,10 @@ fn agrees_with_the_exact_search_on_generated_levels() {
             h_weight: 2,
             ..Options::default()
         },
+        // PI-corrals, with the one-square packing order.
         Options {
             corrals: true,
+            outward_packing: false,
             ..Options::default()
         },
         Options {
@@ -244,6 +246,11 @@ fn goal_room_macros_keep_solvability() {
         },
         Options {
             goal_rooms: true,
+            outward_packing: false,
+            ..Options::default()
+        },
+        Options {
+            goal_rooms: true,
             cycling: true,
             corral_deadlocks: true,
             ..Options::default()
@@ -260,7 +267,7 @@ fn goal_room_macros_keep_solvability() {
     for round in 0..600 {
         let text = generate::goal_room_level(&mut rng, 1 + round % 4);
         for level in levels(&text) {
-            let rank = super::packing::ranks(&level);
+            let rank = super::packing::ranks(&level, false);
             with_rooms += usize::from(super::goal_room::GoalRooms::new(&level, &rank).any());
             for way in &ways {
                 check(&level, way);
@@ -452,4 +459,28 @@ fn backward_replays_on_microban() {
         tried >= 20 && solved * 10 >= tried * 9,
         "{solved} of {tried}"
     );
+}
+
+/// The outward packing order fills a goal column from its far end: on Microban 68 the
+/// boxes come into the column of goals from the top, so the bottom goal fills first.
+/// The one-square order empties the bottom goal first backwards (its box can be pulled
+/// one square east, where no push ever brings a box) and so fills it last.
+#[test]
+fn the_outward_packing_order_fills_a_goal_column_from_its_far_end() {
+    let text = include_str!("../../../../testdata/sokoban/microban-fast.in");
+    let level = levels(text)
+        .into_iter()
+        .find(|l| l.title().trim_start_matches(';').trim() == "68")
+        .expect("Microban 68 in the test data");
+    let order = |outward: bool| {
+        let rank = super::packing::ranks(&level, outward);
+        let mut goals = level.goals().to_vec();
+        goals.sort_by_key(|g| rank[g.index()]);
+        goals
+            .iter()
+            .map(|&g| level.grid().position(g))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(order(true), [(5, 2), (4, 2), (3, 2)]);
+    assert_eq!(order(false), [(4, 2), (3, 2), (5, 2)]);
 }

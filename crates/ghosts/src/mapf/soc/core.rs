@@ -153,6 +153,9 @@ pub struct Groups {
     cbs_pairs: bool,
     /// What each node's pairs in conflict cost ([`cbs::PairCosts`]).
     cbs_pair_costs: cbs::PairCosts,
+    /// Whether its conflict-based searches split on pairs that do not fit at their own
+    /// costs ([`super::symmetry`]).
+    cbs_pair_splits: bool,
 }
 
 /// Agents decided together.
@@ -191,6 +194,7 @@ impl Groups {
             cbs: None,
             cbs_pairs: false,
             cbs_pair_costs: cbs::PairCosts::Instance,
+            cbs_pair_splits: false,
         }
     }
 
@@ -217,6 +221,15 @@ impl Groups {
     pub fn with_cbs_pair_costs(self, pair_costs: cbs::PairCosts) -> Self {
         Groups {
             cbs_pair_costs: pair_costs,
+            ..self
+        }
+    }
+
+    /// These groups, their conflict-based searches splitting on pairs that do not fit
+    /// at their own costs when `on` ([`super::symmetry`]).
+    pub fn with_cbs_pair_splits(self, on: bool) -> Self {
+        Groups {
+            cbs_pair_splits: on,
             ..self
         }
     }
@@ -270,6 +283,10 @@ impl Groups {
             // The MDDs' ranking cost the groups time (orz900d random-1 K = 50: 4.37 against
             // 3.79 CPU s, four runs each) for no gain measured.
             cbs::Classify::Earliest,
+            &mut super::symmetry::PairSplits {
+                on: self.cbs_pair_splits,
+                made: 0,
+            },
             allowance,
             bytes,
             like.deadline(),

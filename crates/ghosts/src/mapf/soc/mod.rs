@@ -40,9 +40,11 @@
 pub mod cbs;
 pub mod core;
 pub mod encoding;
+mod int_hash;
 pub mod pair_cost;
 pub mod pairwise;
 pub mod planning;
+pub mod symmetry;
 
 use grid_core::limits::MIB;
 use grid_core::{CellId, Grid};
@@ -106,6 +108,10 @@ pub struct Techniques {
     /// ([`cbs::Classify::Mdd`]), rather than the earliest few classified by replanning
     /// (the groups' searches classify the earliest).
     pub cbs_mdd: bool,
+    /// With `cbs`: a node whose pair in conflict is proven (by the pairs' bounds) not to
+    /// fit at its two agents' own costs is split into "one costs more" and "the other
+    /// costs more" when no cardinal conflict is found ([`symmetry`]).
+    pub cbs_pair_splits: bool,
 }
 
 /// When the search over all agents ([`Techniques::cbs_whole`]) decides.
@@ -197,6 +203,7 @@ impl Default for Techniques {
             pairs_by_cbs: true,
             cbs_whole: Whole::AfterGroups,
             cbs_mdd: true,
+            cbs_pair_splits: true,
         }
     }
 }
@@ -236,6 +243,8 @@ struct WholeSearch<'i, 'a> {
     lower_bound: u64,
     pair_costs: cbs::PairCosts,
     classify: cbs::Classify,
+    /// Whether it splits on pairs that do not fit at their own costs.
+    pair_splits: bool,
     /// Bytes it may take.
     room: u64,
 }
@@ -270,6 +279,10 @@ impl WholeSearch<'_, '_> {
             pairs,
             self.pair_costs,
             self.classify,
+            &mut symmetry::PairSplits {
+                on: self.pair_splits,
+                made: 0,
+            },
             allowance,
             self.room,
             deadline,
@@ -460,12 +473,14 @@ pub fn solve_within(
         lower_bound,
         pair_costs,
         classify,
+        pair_splits: techniques.cbs_pair_splits,
         room,
     };
     let mut groups = core::Groups::new()
         .with_cbs(techniques.cbs)
         .with_cbs_pairs(techniques.cbs_pairs)
-        .with_cbs_pair_costs(pair_costs);
+        .with_cbs_pair_costs(pair_costs)
+        .with_cbs_pair_splits(techniques.cbs_pair_splits);
     // Every budget below `delta` is proved impossible: LB + delta is the proven bound
     // whenever the loop stops.
     let mut budgets = || -> Result<Option<SocPlan>, Unanswered> {

@@ -23,21 +23,22 @@
 //! Per split, O(W x H) for the two MDDs (W their widths, H the cost) and O(W^2 x H) for
 //! the joint walk; the calls are cut at a budget of states.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use grid_core::CellId;
 
+use super::int_hash::{IntMap, IntSet};
 use crate::mapf::Instance;
 
 /// One agent's constraints compiled for the searches (`super::cbs`).
 #[derive(Debug, Default)]
 pub struct Rules {
     /// (cell, time) the agent may not be on.
-    pub vertex: HashSet<(u32, u32)>,
+    pub vertex: IntSet<(u32, u32)>,
     /// (from, to, time): moves it may not make in the step that ends at time.
-    pub edge: HashSet<(u32, u32, u32)>,
+    pub edge: IntSet<(u32, u32, u32)>,
     /// Cell -> the time from which the agent may not be on it.
-    pub from: HashMap<u32, u32>,
+    pub from: IntMap<u32, u32>,
     /// The agent arrives at its goal for good after this time (-1: at any time).
     pub after: i64,
 }
@@ -262,10 +263,10 @@ fn walk(
     // Depth first (a walk that fits is usually found along the first branches), each
     // (time, cells) visited once; `trail[t]` is the pair of cells at time t and the
     // pairs still to try from it.
-    let mut seen: HashSet<(u32, u32, u32)> = HashSet::new();
+    let mut seen: IntSet<(u32, u32, u32)> = IntSet::default();
     let mut trail: Vec<Step> = Vec::new();
     let (mut firsts, mut seconds) = (Vec::with_capacity(5), Vec::with_capacity(5));
-    let mut next_of = |t: usize, (u, v): (u32, u32), seen: &HashSet<(u32, u32, u32)>| {
+    let mut next_of = |t: usize, (u, v): (u32, u32), seen: &IntSet<(u32, u32, u32)>| {
         let mut next = Vec::new();
         steps(0, u, t, &mut firsts);
         steps(1, v, t, &mut seconds);

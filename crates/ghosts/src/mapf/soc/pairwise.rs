@@ -45,6 +45,7 @@ use crate::moves::Options;
 use super::Cbs;
 use super::cbs::{self, Searched};
 use super::encoding::{Decision, Sessions};
+use super::symmetry::PairSplits;
 
 /// Nodes the branch and bound of one component of [`min_cover`] may visit before it
 /// settles for the bound of its root.
@@ -157,6 +158,8 @@ fn pair_extra(
             &[],
             cbs::PairCosts::Instance,
             cbs::Classify::Earliest,
+            // Two agents and no pairs' bounds: nothing to split on.
+            &mut PairSplits::off(),
             cap - 1,
             bytes,
             sessions.deadline(),
