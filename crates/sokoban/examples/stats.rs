@@ -51,6 +51,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Ok("sides") => options.bounds.pairs = false,
         _ => {}
     }
+    // `SOKOBAN_WALKED=off`: no dropping of states walked over (`--metric moves`).
+    if std::env::var("SOKOBAN_WALKED").as_deref() == Ok("off") {
+        options.walked_over = false;
+    }
     if let Some(seconds) = args.get(2) {
         options.time_limit = Some(Duration::from_secs_f64(seconds.parse()?));
     }

@@ -38,6 +38,10 @@ pub struct Options {
     /// Which lower bounds the searches use beyond the matching on the best sides (all by
     /// default; switched off to measure what one brings).
     pub bounds: Bounds,
+    /// `--metric moves`: a state taken from the queue is dropped when another state of its
+    /// box layout, with the walk from its square to this one, costs no more
+    /// (docs/sokoban.md, "Walked over"). Default `true`; switched off to measure it.
+    pub walked_over: bool,
 }
 
 /// The lower bounds the exact search and the push optimum use on top of the matching of
@@ -117,6 +121,7 @@ impl Default for Options {
             time_limit: None,
             interrupt: None,
             bounds: Bounds::default(),
+            walked_over: true,
         }
     }
 }

@@ -83,7 +83,8 @@ fn fast(level: &Level, metric: Metric) -> Option<(u32, u32)> {
 }
 
 /// [`fast`], and what the search did; with `--metric pushes` in every way
-/// ([`PushProof`]), which must give the same answer (the stats of both summed).
+/// ([`PushProof`]), with `--metric moves` without dropping states walked over, each of
+/// which must give the same answer (the stats of the default search).
 fn fast_counting(level: &Level, metric: Metric) -> (Option<(u32, u32)>, Stats) {
     let options = Options {
         metric,
@@ -103,6 +104,15 @@ fn fast_counting(level: &Level, metric: Metric) -> (Option<(u32, u32)>, Stats) {
             stats.refined += by_two.refined;
             stats.first_phase = by_two.first_phase;
         }
+    } else {
+        let plain = Options {
+            walked_over: false,
+            ..options.clone()
+        };
+        let (again, by_plain) = solve_counting(level, &plain);
+        let what = format!("{} without walked over", level.title());
+        assert_eq!(replayed(level, again), answer, "{what}");
+        assert_eq!(by_plain.walked_over, 0, "{what}");
     }
     (answer, stats)
 }
@@ -174,6 +184,7 @@ struct Fired {
     off_paths: u64,
     corrals: u64,
     refined: u64,
+    walked_over: u64,
 }
 
 impl Fired {
@@ -185,6 +196,7 @@ impl Fired {
         self.off_paths += stats.off_paths;
         self.corrals += stats.first_phase.corrals;
         self.refined += stats.refined;
+        self.walked_over += stats.walked_over;
     }
 }
 
@@ -210,6 +222,7 @@ fn equals_the_exhaustive_reference_on_random_levels() {
     assert!(fired.triple_deadlocks > 50, "{fired:?}");
     assert!(fired.off_paths > 1000, "{fired:?}");
     assert!(fired.over_ceiling > 300, "{fired:?}");
+    assert!(fired.walked_over > 30, "{fired:?}");
     // The sample must hold solvable and unsolvable levels of every size.
     for boxes in 1..=4 {
         assert!(
@@ -221,6 +234,30 @@ fn equals_the_exhaustive_reference_on_random_levels() {
             "{boxes} boxes: {solved:?} of {total:?}"
         );
     }
+}
+
+/// `--metric moves` on rooms of up to 7 x 7 with 3 boxes, where the player walks between
+/// boxes and a layout is reached with the player on many squares: dropping the states
+/// walked over (also off, in [`fast_counting`]) keeps the reference's optimum, and fires
+/// often.
+#[test]
+fn walks_keep_the_fewest_moves() {
+    let mut rng = SplitMix64::new(1603);
+    let (mut solved, mut total) = (0, 0);
+    let mut fired = Fired::default();
+    for round in 0..2000 {
+        let text = generate::random_level(&mut rng, 3, 7, [0, 10, 20][round % 3]);
+        let Ok(level) = text.parse::<Level>() else {
+            continue;
+        };
+        let (is_solved, stats) = fast_equals_reference(&level, Metric::Moves);
+        total += 1;
+        solved += usize::from(is_solved);
+        fired.add(stats);
+    }
+    println!("{solved} of {total} solved, {fired:?}");
+    assert!(solved > 50, "{solved} of {total}");
+    assert!(fired.walked_over > 1000, "{fired:?}");
 }
 
 /// Two rooms of 2 to 4 x 2 to 4 squares joined by a one-wide corridor of 1 to 3
@@ -468,7 +505,7 @@ fn many_boxes_equal_the_exhaustive_reference() {
     println!("{solved} of {total} solved, {fired:?}");
     assert!(solved > 40 && total - solved > 40, "{solved} of {total}");
     assert!(
-        fired.pair_deadlocks > 50 && fired.dominated > 10,
+        fired.pair_deadlocks > 50 && fired.dominated > 10 && fired.walked_over > 5,
         "{fired:?}"
     );
     assert!(fired.triple_deadlocks > 20, "{fired:?}");

@@ -85,6 +85,9 @@ pub struct Stats {
     /// States taken from the queue whose pushes bound rose when the sides their player
     /// reaches were counted, queued again instead of expanded.
     pub refined: u64,
+    /// States taken from the queue and dropped because another state of their layout,
+    /// with the walk from its square to theirs, costs no more (`--metric moves`).
+    pub walked_over: u64,
     /// What the first phase did (`--metric pushes`).
     pub first_phase: super::PushStats,
     /// The largest first key of `f` (cost so far plus bound) among the states taken
@@ -114,6 +117,8 @@ struct Scratch {
     later: Vec<Member>,
     /// The squares of the states with fewer pushes (the dominance test).
     targets: Vec<CellId>,
+    /// The squares and costs of the states with fewer moves (the walked-over test).
+    walked: Vec<(CellId, [u32; 2])>,
     /// Per region of the walk: a state with fewer pushes is in it.
     blocked: Vec<bool>,
     /// The pushes of one expansion that pass the deadlock tests, their boxes apart.
@@ -145,6 +150,9 @@ pub(super) struct Search<'a> {
     k: usize,
     metric: Metric,
     keys: Keys,
+    /// States walked over are dropped when taken (`--metric moves` with
+    /// [`Options::walked_over`]).
+    walked_over: bool,
     /// The most pushes a solution may have: no state whose pushes and bound pass it is
     /// kept ([`HOPELESS`]: no ceiling).
     ceiling: u32,
@@ -314,6 +322,7 @@ impl<'a> Search<'a> {
             k,
             metric: options.metric,
             keys,
+            walked_over: options.metric == Metric::Moves && options.walked_over,
             ceiling,
             paths,
             table,
@@ -418,6 +427,62 @@ impl<'a> Search<'a> {
                 .push([cost[0] + bound[0], cost[1] + bound[1]], cost[0], state);
         }
         Ok(true)
+    }
+
+    /// Whether the open state `state`, just taken from the queue (`--metric moves`), is
+    /// walked over: another state of its layout, plus the walk from that state's square to
+    /// this one, costs no more (fewer moves, or as many and no more pushes). Every
+    /// continuation from here is then one from there at no more cost, so an optimal
+    /// solution through here has an equally good one through there; the chain of such
+    /// states ends (each has fewer moves than the one it walks over), at one that is kept.
+    ///
+    /// # Complexity
+    /// O(the layout's states + squares within the walk that could pay off).
+    pub(super) fn is_walked_over(&mut self, state: u32) -> bool {
+        let info = self.table.info[state as usize];
+        if !self.walked_over || self.table.layouts[info.layout as usize].len < 2 {
+            return false;
+        }
+        let (m, p) = (self.keys.moves, self.keys.pushes);
+        let s = &mut self.scratch;
+        self.table.members(info.layout, &mut s.layout_members);
+        s.walked.clear();
+        let mut within = 0;
+        for member in &s.layout_members {
+            if member.state == state || member.pushes == HOPELESS_MEMBER {
+                continue;
+            }
+            let other = &self.table.info[member.state as usize];
+            if other.bound[0] == HOPELESS || other.cost[m] >= info.cost[m] {
+                continue;
+            }
+            within = within.max(info.cost[m] - other.cost[m]);
+            s.walked
+                .push((CellId::new(usize::from(member.player)), other.cost));
+        }
+        if s.walked.is_empty() {
+            return false;
+        }
+        s.boxes.copy_from_slice(self.table.layout(info.layout));
+        for &b in &s.boxes {
+            self.occupied[b as usize] = true;
+        }
+        let from = CellId::new(usize::from(info.player));
+        let walked = &s.walked;
+        let over =
+            self.checker
+                .reaches_within(self.grid, &self.occupied, from, within, |square, d| {
+                    walked.iter().any(|&(at, cost)| {
+                        at == square && (cost[m] + d, cost[p]) <= (info.cost[m], info.cost[p])
+                    })
+                });
+        for &b in &s.boxes {
+            self.occupied[b as usize] = false;
+        }
+        if over {
+            self.stats.walked_over += 1;
+        }
+        over
     }
 
     /// The level searched.

@@ -43,7 +43,11 @@
 //! costs no push: every continuation from here is a cheaper one from there, strictly fewer
 //! pushes, whatever the moves). That state is kept, so it or one that dominates it in turn
 //! (with still fewer pushes, so the chain ends) is expanded. Not for `--metric moves`,
-//! where fewer pushes say nothing about the first key.
+//! where fewer pushes say nothing about the first key. There instead, a state taken from
+//! the queue is dropped when another state of its layout, plus the walk from its square
+//! to this one, costs no more ("walked over", `Search::is_walked_over`): every
+//! continuation from here is one from there at no more cost, and that state (fewer
+//! moves, so the chain ends) is kept.
 //!
 //! # Layout
 //! A ladder, each module using only those before it: `budget` (memory accounting),
@@ -361,6 +365,9 @@ fn run(
         if search.is_solved(&info) {
             let solution = read_solution(level, &search.table, state, &mut search.walker);
             return Ok(Some(Solution::proven(solution, options.metric)));
+        }
+        if search.is_walked_over(state) {
+            continue;
         }
         if !info.refined && search.refine(state)? {
             continue;

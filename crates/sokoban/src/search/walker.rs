@@ -195,6 +195,47 @@ impl Walker {
         false
     }
 
+    /// Whether a walk from `from` over squares not `occupied`, at most `within` steps,
+    /// reaches a square where `target` (given the square and its steps) holds; stops at
+    /// the first.
+    ///
+    /// # Complexity
+    /// O(squares within `within` steps) calls of `target` at most.
+    pub(super) fn reaches_within(
+        &mut self,
+        grid: &Grid,
+        occupied: &[bool],
+        from: CellId,
+        within: u32,
+        mut target: impl FnMut(CellId, u32) -> bool,
+    ) -> bool {
+        self.next_round();
+        self.queue.clear();
+        self.queue.push(from);
+        self.stamp[from.index()] = self.round;
+        self.dist[from.index()] = 0;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let cell = self.queue[head];
+            head += 1;
+            let d = self.dist[cell.index()];
+            if target(cell, d) {
+                return true;
+            }
+            if d >= within {
+                continue;
+            }
+            for (_, n) in grid.neighbours(cell) {
+                if self.stamp[n.index()] != self.round && !occupied[n.index()] {
+                    self.stamp[n.index()] = self.round;
+                    self.dist[n.index()] = d + 1;
+                    self.queue.push(n);
+                }
+            }
+        }
+        false
+    }
+
     /// Walks from `from` over every square not `occupied`.
     ///
     /// # Complexity
