@@ -470,6 +470,62 @@ fn cores_replayed_in_a_wider_session_keep_the_bound_exact() {
     assert!(replayed_halves > 30, "{replayed_halves}");
 }
 
+/// Two agents crossing an open square, one left to right and down a row, the other top
+/// to bottom and right a column: every two shortest paths meet (each cell both pass is
+/// reached at the same time by both), at a place that depends on the paths, so no vertex
+/// split raises a child's cost; the pair's bound (one extra step) splits the node into
+/// "one of them takes longer", and the search answers the reference's optimum, with the
+/// pair splits and without.
+#[test]
+fn two_agents_crossing_an_open_square_are_split_as_a_pair() {
+    use ghosts::internals::mapf::sat::Deadline;
+    use ghosts::internals::mapf::soc::cbs::{Classify, PairCosts, Searched, least_extra};
+    use ghosts::internals::mapf::soc::encoding::Sessions;
+    use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
+    use ghosts::internals::mapf::soc::symmetry::PairSplits;
+
+    let grid = Grid::new(4, 4, |_, _| true);
+    let at = |r, c| grid.cell(r, c).unwrap();
+    let (starts, goals) = ([at(1, 0), at(0, 1)], [at(2, 3), at(3, 2)]);
+    assert_eq!(reference_soc(&grid, &starts, &goals), Some(9));
+    let instance = ghosts::internals::mapf::Instance::new(&grid, &starts, &goals);
+    let bound = pairwise_bound(
+        &instance,
+        64,
+        u64::MAX,
+        &Sessions::new(true, Deadline(None)),
+        Cbs::Off,
+    );
+    assert_eq!(bound.extra, 1);
+    for (pair_costs, classify) in [
+        (PairCosts::Instance, Classify::Earliest),
+        (PairCosts::UnderConstraints, Classify::Mdd),
+    ] {
+        for on in [true, false] {
+            let mut splits = PairSplits { on, made: 0 };
+            let searched = least_extra(
+                &instance,
+                &[0, 1],
+                0,
+                &bound.pairs,
+                pair_costs,
+                classify,
+                &mut splits,
+                4,
+                64 << 20,
+                Deadline(None),
+                &mut u64::MAX.clone(),
+                usize::MAX,
+            );
+            assert!(
+                matches!(searched, Searched::Plan { extra: 1, .. }),
+                "{pair_costs:?} {classify:?} {on} {searched:?}"
+            );
+            assert_eq!(splits.made > 0, on, "{pair_costs:?} {classify:?}");
+        }
+    }
+}
+
 /// Conflict-based search alone against the exhaustive search on tiny maps, with the
 /// pairs' bounds on its nodes and without, and with few low-level searches allowed: a
 /// plan is the optimum's, and every bound it proves, when it gives up too, is at most
@@ -563,10 +619,11 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
         }
         true
     });
-    // Searches cut short, some with a bound above zero; and nodes split on pairs.
+    // Searches cut short, some with a bound above zero; and nodes split on pairs (2849
+    // of them).
     assert!(gave_up > 50, "{gave_up}");
     assert!(raised > 10, "{raised}");
-    assert!(split > 20, "{split}");
+    assert!(split > 1000, "{split}");
 }
 
 /// Sessions that fill the memory ([`Sessions::filling`]) decide the budgets as the

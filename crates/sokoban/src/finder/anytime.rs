@@ -407,9 +407,10 @@ const BACKWARD_SHARE: f64 = 0.3;
 const BACKWARD_WEIGHTED_SHARE: f64 = 0.2;
 
 /// The runs of [`last_chance`] with their shares of the time left: FESS's order proper
-/// with more time and the hotspots advisor (on the finder alone, XSokoban 90: at 3 CPU s
-/// it gains 21 and 47 but loses 19, 20, 37 and 45, solved without it in 1.7 to 2.5 s,
-/// with it in 4.7 to 5.7 s: so not in the portfolio's short share), the portfolio's
+/// again with more time (with the outward packing order it solves XSokoban 15 and 36 at
+/// 10 CPU s, 36 in 9.5 s; the hotspots advisor it had here gained 21 and 47 with the
+/// one-square order, which the portfolio's runs now solve in 0.6 and 0.9 s, and with
+/// the outward order it adds no level at 3 or 10 s and loses 19, 20, 37 and 45), the portfolio's
 /// third (the matching, greedy), weighted A* on the matching with cycling but no corral
 /// deadlocks, and the third without the cycling (features first). Measured on the
 /// finder alone, XSokoban 90 at 3 CPU s with the packing advisor: the weighted run 29
@@ -417,13 +418,7 @@ const BACKWARD_WEIGHTED_SHARE: f64 = 0.2;
 /// Last, the portfolio's FESS-guided runs again with more time (the one on the nearest
 /// goal solves 27 and 33 in 2.9 and 2.7 CPU s, more than its share of the portfolio).
 const LAST_CHANCE: [(f64, Way); 6] = [
-    (
-        0.35,
-        Way {
-            hotspots: true,
-            ..PORTFOLIO[1].1
-        },
-    ),
+    (0.35, PORTFOLIO[1].1),
     (0.15, PORTFOLIO[2].1),
     (
         0.1,
