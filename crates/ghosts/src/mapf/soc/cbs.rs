@@ -334,6 +334,8 @@ struct Group<'i, 'a> {
     /// Whether a node is split on a pair that does not fit at its own costs
     /// ([`super::symmetry`]), and the splits made.
     pair_splits: std::cell::Cell<PairSplits>,
+    /// The low-level searches' buffers.
+    scratch: std::cell::RefCell<Scratch>,
 }
 
 /// Finds the least extra steps of the agents `agents` of `instance` (distinct) alone, if
@@ -387,6 +389,7 @@ pub fn least_extra(
         classify,
         singletons: std::cell::RefCell::new(HashMap::new()),
         pair_splits: std::cell::Cell::new(*pair_splits),
+        scratch: std::cell::RefCell::default(),
     };
     let limits = Limits {
         bytes,
@@ -1054,49 +1057,49 @@ impl Group<'_, '_> {
         if forbidden(start, 0) {
             return Planned::Over;
         }
-        // States: (cell, time, parent); a state on the goal remembers whether it just
-        // arrived (only an arrival after `after` ends the search).
-        let mut states: Vec<(u32, u32, u32)> = vec![(start, 0, u32::MAX)];
-        let mut seen: IntSet<(u32, u32, bool)> = IntSet::default();
-        let mut heap = BinaryHeap::new();
+        // States: (cell, time, parent, arrived); a state on the goal remembers whether it
+        // just arrived (only an arrival after `after` ends the search). The buffers are the
+        // group's, kept from one search to the next.
+        let mut scratch = self.scratch.borrow_mut();
+        let Scratch { states, seen, heap } = &mut *scratch;
+        states.clear();
+        seen.clear();
+        heap.clear();
+        states.push((start, 0, u32::MAX, true));
         let room = limits.bytes.saturating_sub(used) / STATE_BYTES;
         if h(start, 0) <= limit {
-            seen.insert((start, 0, true));
-            heap.push(State {
-                f: h(start, 0),
-                conflicts: 0,
-                g: 0,
-                index: 0,
-                arrived: true,
-            });
+            seen.insert(seen_key(start, 0, true));
+            heap.push(open_key(h(start, 0), 0, 0, 0));
         }
-        while let Some(State {
-            index,
-            arrived,
-            conflicts,
-            ..
-        }) = heap.pop()
-        {
-            let (v, t, _) = states[index as usize];
+        let planned = loop {
+            let Some(key) = heap.pop() else {
+                break Planned::Over;
+            };
+            let (index, conflicts) = open_index(key);
+            let (v, t, _, arrived) = states[index as usize];
             if v == goal && arrived && i64::from(t) > after {
                 let mut path = vec![0; t as usize + 1];
                 let mut at = index;
                 while at != u32::MAX {
-                    let (cell, time, parent) = states[at as usize];
+                    let (cell, time, parent, _) = states[at as usize];
                     path[time as usize] = cell;
                     at = parent;
                 }
-                return Planned::Path(path);
+                break Planned::Path(path);
             }
             if states.len() as u64 > room {
-                return Planned::GaveUp;
+                break Planned::GaveUp;
             }
             // One search may reach millions of states (a maze, an allowance of thousands of
             // steps): the deadline is asked every 2^16 of them.
             if states.len() % (1 << 16) == 0 && limits.deadline.passed() {
-                return Planned::GaveUp;
+                break Planned::GaveUp;
             }
             let next = t + 1;
+            if next >= 1 << 31 {
+                // Past the times [`seen_key`] packs (and any memory's worth of states).
+                break Planned::GaveUp;
+            }
             let moves = std::iter::once(v).chain(
                 grid.neighbours(CellId::new(v as usize))
                     .map(|(_, c)| c.index() as u32),
@@ -1110,24 +1113,63 @@ impl Group<'_, '_> {
                     continue;
                 }
                 let arrives = u == goal && v != goal;
-                if !seen.insert((u, next, arrives)) {
+                if !seen.insert(seen_key(u, next, arrives)) {
                     continue;
                 }
-                let parent = index;
                 let index = states.len() as u32;
-                states.push((u, next, parent));
+                states.push((u, next, index_of(key), arrives));
                 let conflicts = conflicts + avoid.count(u, next, goal);
-                heap.push(State {
-                    f,
-                    conflicts,
-                    g: next,
-                    index,
-                    arrived: arrives,
-                });
+                heap.push(open_key(f, conflicts, next, index));
             }
+        };
+        // A search that reached many states does not keep its buffers' memory past its end.
+        if states.capacity() > KEPT_STATES {
+            *scratch = Scratch::default();
         }
-        Planned::Over
+        planned
     }
+}
+
+/// States whose buffers ([`Scratch`]) the low-level searches keep from one to the next.
+const KEPT_STATES: usize = 1 << 20;
+
+/// The buffers of a group's low-level searches, kept from one search to the next: on
+/// brc202d random-1 K = 100 their allocation and growth and the hashing of three-field
+/// keys were a fifth of the search over all agents' time.
+#[derive(Default)]
+struct Scratch {
+    /// (cell, time, parent, arrived) per state reached.
+    states: Vec<(u32, u32, u32, bool)>,
+    /// The states reached, by [`seen_key`].
+    seen: IntSet<u64>,
+    /// The open states, by [`open_key`].
+    heap: BinaryHeap<u128>,
+}
+
+/// A state reached at `cell` at `time` (below 2^31), arriving on its goal or not, as one
+/// word.
+fn seen_key(cell: u32, time: u32, arrives: bool) -> u64 {
+    (u64::from(cell) << 32) | (u64::from(time) << 1) | u64::from(arrives)
+}
+
+/// An open state as one integer, greater for the state to take first: least f, then
+/// fewest conflicts, then deepest (greatest g), then the earliest reached (least index;
+/// indices are distinct, so the order is total).
+fn open_key(f: u32, conflicts: u32, g: u32, index: u32) -> u128 {
+    (u128::from(!f) << 96)
+        | (u128::from(!conflicts) << 64)
+        | (u128::from(g) << 32)
+        | u128::from(!index)
+}
+
+/// The state index and the conflicts of an [`open_key`].
+fn open_index(key: u128) -> (u32, u32) {
+    (index_of(key), !((key >> 64) as u32))
+}
+
+/// The state index of an [`open_key`].
+fn index_of(key: u128) -> u32 {
+    !(key as u32)
 }
 
 /// A lower bound on the extra steps of every plan under a node whose agents take `own`
@@ -1231,40 +1273,14 @@ enum Planned {
     GaveUp,
 }
 
-/// A low-level open state: least f, then fewest conflicts, then deepest.
-#[derive(PartialEq, Eq)]
-struct State {
-    f: u32,
-    conflicts: u32,
-    g: u32,
-    index: u32,
-    arrived: bool,
-}
-
-impl Ord for State {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .f
-            .cmp(&self.f)
-            .then(other.conflicts.cmp(&self.conflicts))
-            .then(self.g.cmp(&other.g))
-            .then(Reverse(self.index).cmp(&Reverse(other.index)))
-    }
-}
-
-impl PartialOrd for State {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
 /// Where the agents of a node are (the conflict avoidance table): the low-level search
 /// prefers, among paths of equal cost, the one that meets the others least. Built once
 /// per node for all its agents (a child's own agent is taken off as it is counted, by
 /// [`Avoid`]): on 100 agents of 400 steps, one table per child was a tenth of the search
 /// over all agents' time.
 struct Occupancy {
-    on: IntMap<(u32, u32), u32>,
+    /// (cell << 32 | time) -> the agents there then.
+    on: IntMap<u64, u32>,
     /// Goal cell -> the time its agent arrived for good.
     home: IntMap<u32, u32>,
 }
@@ -1277,7 +1293,7 @@ impl Occupancy {
         let mut home = IntMap::with_capacity_and_hasher(paths.len(), Default::default());
         for (j, path) in paths.iter().enumerate() {
             for (t, &v) in path.iter().enumerate() {
-                *on.entry((v, t as u32)).or_insert(0) += 1;
+                *on.entry((u64::from(v) << 32) | t as u64).or_insert(0) += 1;
             }
             home.insert(goals[j], path.len() as u32 - 1);
         }
@@ -1295,7 +1311,12 @@ struct Avoid<'o> {
 impl Avoid<'_> {
     /// The others met on `cell` at `time` by the agent whose goal is `goal`.
     fn count(&self, cell: u32, time: u32, goal: u32) -> u32 {
-        let on = self.cat.on.get(&(cell, time)).copied().unwrap_or(0);
+        let on = self
+            .cat
+            .on
+            .get(&((u64::from(cell) << 32) | u64::from(time)))
+            .copied()
+            .unwrap_or(0);
         let mine = u32::from(self.own.get(time as usize) == Some(&cell));
         // Goals are distinct: the arrival on the agent's own goal is its own.
         let home = cell != goal && self.cat.home.get(&cell).is_some_and(|&s| time > s);
