@@ -336,6 +336,8 @@ struct Group<'i, 'a> {
     pair_splits: std::cell::Cell<PairSplits>,
     /// The low-level searches' buffers.
     scratch: std::cell::RefCell<Scratch>,
+    /// The conflict detection's arrays by cell.
+    cells: std::cell::RefCell<CellScratch>,
 }
 
 /// Finds the least extra steps of the agents `agents` of `instance` (distinct) alone, if
@@ -390,6 +392,7 @@ pub fn least_extra(
         singletons: std::cell::RefCell::new(HashMap::new()),
         pair_splits: std::cell::Cell::new(*pair_splits),
         scratch: std::cell::RefCell::default(),
+        cells: std::cell::RefCell::default(),
     };
     let limits = Limits {
         bytes,
@@ -954,19 +957,34 @@ impl Group<'_, '_> {
         let mut found = Vec::new();
         // At the current time: the last agent on each cell; the first, and after each
         // agent the next on its cell (agents in increasing order), now and one step ago.
-        let mut on_cell: IntMap<u32, usize> = IntMap::default();
-        let (mut first, mut before) = (IntMap::<u32, usize>::default(), IntMap::default());
+        // Flat by cell, the group's from one call to the next; each time step resets the
+        // cells it wrote.
+        let mut cells = self.cells.borrow_mut();
+        let CellScratch {
+            on_cell,
+            first,
+            before,
+            touched,
+            touched_before,
+        } = &mut *cells;
         let (mut next, mut next_before) = (vec![NONE; k], vec![NONE; k]);
         for t in 0..=horizon {
-            on_cell.clear();
-            first.clear();
             next.fill(NONE);
             for i in 0..k {
                 let v = at(i, t);
-                let Some(j) = on_cell.insert(v, i) else {
-                    first.insert(v, i);
+                if v as usize >= on_cell.len() {
+                    let cells = v as usize + 1;
+                    on_cell.resize(cells, NONE as u32);
+                    first.resize(cells, NONE as u32);
+                    before.resize(cells, NONE as u32);
+                }
+                let previous = std::mem::replace(&mut on_cell[v as usize], i as u32);
+                if previous == NONE as u32 {
+                    first[v as usize] = i as u32;
+                    touched.push(v);
                     continue;
-                };
+                }
+                let j = previous as usize;
                 next[j] = i;
                 let arrived = |x: usize| v == self.goals[x] && t + 1 >= paths[x].len();
                 let (time, cell) = (t as u32, v);
@@ -999,7 +1017,10 @@ impl Group<'_, '_> {
                     if from == to {
                         continue;
                     }
-                    let mut j = before.get(&to).copied().unwrap_or(NONE);
+                    let mut j = match before.get(to as usize) {
+                        Some(&j) if j != NONE as u32 => j as usize,
+                        _ => NONE,
+                    };
                     while j != NONE {
                         if j > i && at(j, t) == from {
                             found.push(Conflict::Edge {
@@ -1014,9 +1035,23 @@ impl Group<'_, '_> {
                     }
                 }
             }
-            std::mem::swap(&mut first, &mut before);
+            // `before` becomes this step's `first`; the old `before` is cleared for reuse.
+            for &v in touched.iter() {
+                on_cell[v as usize] = NONE as u32;
+            }
+            for &v in touched_before.iter() {
+                before[v as usize] = NONE as u32;
+            }
+            std::mem::swap(first, before);
+            std::mem::swap(touched, touched_before);
+            touched.clear();
             std::mem::swap(&mut next, &mut next_before);
         }
+        // Leave the arrays all NONE for the next call.
+        for &v in touched_before.iter() {
+            before[v as usize] = NONE as u32;
+        }
+        touched_before.clear();
         found
     }
 
@@ -1128,6 +1163,19 @@ impl Group<'_, '_> {
         }
         planned
     }
+}
+
+/// [`Group::conflicts`]'s arrays by cell (`u32::MAX`: none), kept from one call to the
+/// next (on brc202d random-1 K = 100, hash maps there were a tenth of the search over all
+/// agents' time): the last agent on each cell at the current time, the first, and the
+/// first one step ago, with the cells written at the current time and one step ago.
+#[derive(Default)]
+struct CellScratch {
+    on_cell: Vec<u32>,
+    first: Vec<u32>,
+    before: Vec<u32>,
+    touched: Vec<u32>,
+    touched_before: Vec<u32>,
 }
 
 /// States whose buffers ([`Scratch`]) the low-level searches keep from one to the next.
