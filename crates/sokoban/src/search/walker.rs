@@ -209,11 +209,7 @@ impl Walker {
         within: u32,
         mut target: impl FnMut(CellId, u32) -> bool,
     ) -> bool {
-        self.next_round();
-        self.queue.clear();
-        self.queue.push(from);
-        self.stamp[from.index()] = self.round;
-        self.dist[from.index()] = 0;
+        self.begin(from);
         let mut head = 0;
         while head < self.queue.len() {
             let cell = self.queue[head];
@@ -236,16 +232,21 @@ impl Walker {
         false
     }
 
-    /// Walks from `from` over every square not `occupied`.
-    ///
-    /// # Complexity
-    /// O(cells).
-    pub(super) fn run(&mut self, grid: &Grid, occupied: &[bool], from: CellId) {
+    /// A new walk from `from`: a new round of marks and `from` alone in the queue, 0 steps.
+    fn begin(&mut self, from: CellId) {
         self.next_round();
         self.queue.clear();
         self.queue.push(from);
         self.stamp[from.index()] = self.round;
         self.dist[from.index()] = 0;
+    }
+
+    /// Walks from `from` over every square not `occupied`.
+    ///
+    /// # Complexity
+    /// O(cells).
+    pub(super) fn run(&mut self, grid: &Grid, occupied: &[bool], from: CellId) {
+        self.begin(from);
         let mut head = 0;
         while head < self.queue.len() {
             let cell = self.queue[head];
