@@ -6,11 +6,16 @@
 //! every goal holding a box and the other boxes taken away, a box that the player can
 //! reach and pull one square off its goal is emptied; the goals emptied first are the
 //! last to fill. Each round empties, among those that can be pulled, the goal nearest
-//! the player's start by walking. Goals that can never be emptied this way come last, in
+//! the player's start by walking. Goals that can never be emptied this way fill first, in
 //! their order.
 //!
+//! With `outward` (the default of the finder), a goal empties only when its box can be
+//! pulled back to a square where a box starts ([`WayOut`]); the nearest such goal goes
+//! first, and when none can, the nearest whose box moves at all.
+//!
 //! # Complexity
-//! O(goals x squares).
+//! O(goals x squares), plus the outward order's pull searches, at most
+//! [`OUTWARD_WORK`] squares walked in all.
 
 use grid_core::{CellId, Dir, Grid};
 
@@ -164,9 +169,8 @@ impl WayOut {
             self.walker.run(grid, filled, player);
             self.work = self.work.saturating_sub(self.walker.order().len() as u64);
             for d in Dir::ALL {
-                if let Some(p) = grid.neighbour(b, d).filter(|&p| self.walker.reached(p))
-                    && let Some(q) = grid.neighbour(p, d)
-                    && !filled[q.index()]
+                if let Some(p) = pull(b, d, filled)
+                    && self.walker.reached(p)
                     && self.seen[p.index()] & (1 << d.index()) == 0
                 {
                     self.seen[p.index()] |= 1 << d.index();
