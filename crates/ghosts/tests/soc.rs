@@ -44,7 +44,8 @@ fn draw(dataset: &Dataset) -> String {
 /// Every combination of the switches `planning` and `core` (in groups) with the
 /// incremental SAT sessions and both lower bounds, the bounds alone and off once each
 /// (with planning and the core), the core as one group once, the raise's plan not
-/// reused once, the fresh encoding per
+/// reused once, the solvers in CaDiCaL's default configuration rather than `plain`
+/// (with planning and without), the fresh encoding per
 /// budget once (on all agents, without planning: every budget by SAT), and conflict-based
 /// search on every group (without planning, with the pairwise bound and without, and its
 /// nodes bounded by the pairs and not), so that each way of deciding a budget meets the
@@ -79,6 +80,15 @@ fn every_technique() -> Vec<Techniques> {
         reuse_plan: false,
         ..Techniques::default()
     });
+    // The sessions' solvers in CaDiCaL's default configuration (`plain_sat` off), with
+    // planning and without, so that the SAT decides every budget once.
+    for planning in [true, false] {
+        all.push(Techniques {
+            planning,
+            plain_sat: false,
+            ..Techniques::default()
+        });
+    }
     all.push(Techniques {
         planning: false,
         core: false,

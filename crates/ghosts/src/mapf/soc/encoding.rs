@@ -56,7 +56,7 @@ use crate::moves::Options;
 
 use super::pairwise::Pair;
 use super::planning::distances;
-use crate::mapf::sat::{Deadline, Solver, solver_until};
+use crate::mapf::sat::{Deadline, Solver, plain_solver_until, solver_until};
 
 /// The answer of one decision.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -195,6 +195,9 @@ pub struct Session {
     /// No plan within the reach at all (a core that named no sum; the way out of the
     /// module documentation leaves none).
     exhausted: bool,
+    /// Whether its solver runs in CaDiCaL's `plain` configuration
+    /// ([`crate::mapf::sat::plain_solver_until`]).
+    plain: bool,
 }
 
 /// What a sum of the core-guided bound adds up, in terms that hold from one session to
@@ -259,9 +262,29 @@ impl Session {
         deadline: Deadline,
         pairs: &[Pair],
     ) -> Self {
+        Session::configured(instance, agents, reach, deadline, pairs, false)
+    }
+
+    /// [`Session::new`], its solver in CaDiCaL's `plain` configuration when `plain`
+    /// ([`crate::mapf::sat::plain_solver_until`]; the default configuration otherwise).
+    ///
+    /// # Complexity
+    /// As [`Session::new`].
+    pub fn configured(
+        instance: &Instance<'_>,
+        agents: &[usize],
+        reach: u32,
+        deadline: Deadline,
+        pairs: &[Pair],
+        plain: bool,
+    ) -> Self {
         let longest = longest(instance) as usize;
         let mut session = Session {
-            solver: solver_until(deadline),
+            solver: if plain {
+                plain_solver_until(deadline)
+            } else {
+                solver_until(deadline)
+            },
             last_var: 0,
             counted: 0,
             longest,
@@ -279,6 +302,7 @@ impl Session {
             settled: false,
             settled_plan: None,
             exhausted: false,
+            plain,
         };
         session.add(instance, agents);
         session
@@ -501,7 +525,14 @@ impl Session {
         if delta > self.reach {
             let log = self.log();
             let pairs = std::mem::take(&mut self.pairs);
-            *self = Session::new(instance, &log.agents, delta, self.deadline, &pairs);
+            *self = Session::configured(
+                instance,
+                &log.agents,
+                delta,
+                self.deadline,
+                &pairs,
+                self.plain,
+            );
             self.replay(&log);
         }
         let assumption = self.excess.get(delta as usize).map(|&over| -over);
@@ -892,6 +923,9 @@ pub struct Sessions {
     /// Whether a new session whose usual reach does not fit the memory reaches as far as
     /// fits rather than Delta alone ([`Sessions::filling`]).
     fill: bool,
+    /// Whether the sessions' solvers run in CaDiCaL's `plain` configuration
+    /// ([`Sessions::plain`]).
+    plain: bool,
     /// The bound the last decision proved when it answered impossible (0: none beyond
     /// its budget).
     proven: u32,
@@ -914,6 +948,7 @@ impl Sessions {
             core_guided: false,
             reuse: false,
             fill: false,
+            plain: false,
             proven: 0,
             log: CoreLog::default(),
             adopted: Vec::new(),
@@ -949,6 +984,19 @@ impl Sessions {
     /// beside this one drops it ([`super::core::Groups`]).
     pub fn filling(self, fill: bool) -> Self {
         Sessions { fill, ..self }
+    }
+
+    /// These sessions, their solvers in CaDiCaL's `plain` configuration when `plain`
+    /// ([`crate::mapf::sat::plain_solver_until`]: no preprocessing or inprocessing).
+    ///
+    /// Why: traced on room-32-32-4 random-1 K = 40 (no time limit), the proof's time went
+    /// to single calls of [`Session::raise`] that took seconds with a few hundred
+    /// conflicts (a conflict limit of 300 stopped them, one of 1500 did not), the core at
+    /// 39 extra steps 31 s of the 37.5 CPU s: the inprocessing of the default
+    /// configuration on the incremental formula, not the search. Plain, that row is
+    /// proven in 17.1 CPU s.
+    pub fn plain(self, plain: bool) -> Self {
+        Sessions { plain, ..self }
     }
 
     /// The reach of a new session on `agents` for `delta` within `max_variables`: the
@@ -1000,6 +1048,7 @@ impl Sessions {
             core_guided: self.core_guided,
             reuse: self.reuse,
             fill: self.fill,
+            plain: self.plain,
             ..Sessions::new(self.incremental, self.deadline)
         }
     }
@@ -1116,7 +1165,14 @@ impl Sessions {
                         return Err(TooLarge { variables });
                     }
                 }
-                let mut session = Session::new(instance, agents, reach, self.deadline, &self.pairs);
+                let mut session = Session::configured(
+                    instance,
+                    agents,
+                    reach,
+                    self.deadline,
+                    &self.pairs,
+                    self.plain,
+                );
                 if self.incremental {
                     session.replay(&self.log);
                 }

@@ -112,6 +112,9 @@ pub struct Techniques {
     /// fit at its two agents' own costs is split into "one costs more" and "the other
     /// costs more" when no cardinal conflict is found ([`symmetry`]).
     pub cbs_pair_splits: bool,
+    /// The SAT sessions' solvers in CaDiCaL's `plain` configuration, without
+    /// preprocessing or inprocessing ([`encoding::Sessions::plain`]).
+    pub plain_sat: bool,
 }
 
 /// When the search over all agents ([`Techniques::cbs_whole`]) decides.
@@ -204,6 +207,7 @@ impl Default for Techniques {
             cbs_whole: Whole::AfterGroups,
             cbs_mdd: true,
             cbs_pair_splits: true,
+            plain_sat: true,
         }
     }
 }
@@ -454,8 +458,11 @@ pub fn solve_within(
         encoding::Sessions::core_guided(techniques.incremental, deadline)
             .reusing(techniques.reuse_plan)
             .filling(techniques.fill)
+            .plain(techniques.plain_sat)
     } else {
-        encoding::Sessions::new(techniques.incremental, deadline).filling(techniques.fill)
+        encoding::Sessions::new(techniques.incremental, deadline)
+            .filling(techniques.fill)
+            .plain(techniques.plain_sat)
     };
     let pair_costs = if techniques.cbs_pair_costs {
         cbs::PairCosts::UnderConstraints
