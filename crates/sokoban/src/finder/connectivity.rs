@@ -29,7 +29,6 @@ const TRIES: usize = 4;
 #[derive(Debug)]
 pub(super) struct ConnectivityAdvisor {
     tree: PushTree,
-    walker: Walker,
     regions: Walker,
     pushes: Vec<(CellId, Dir)>,
     /// Per square: the stamp of the last try that counted it.
@@ -42,7 +41,6 @@ impl ConnectivityAdvisor {
     pub(super) fn new(n: usize) -> Self {
         ConnectivityAdvisor {
             tree: PushTree::new(n),
-            walker: Walker::new(n),
             regions: Walker::new(n),
             pushes: Vec::new(),
             seen: vec![0; n],
@@ -85,7 +83,7 @@ impl ConnectivityAdvisor {
             tried += 1;
             occupied[cell.index()] = false;
             self.tree
-                .run(grid, occupied, player, cell, &mut self.walker);
+                .run(grid, occupied, player, cell);
             self.stamp = self.stamp.wrapping_add(1);
             if self.stamp == 0 {
                 self.seen.fill(0);
@@ -120,7 +118,7 @@ impl ConnectivityAdvisor {
         let cell = CellId::new(usize::from(boxes[i]));
         occupied[cell.index()] = false;
         self.tree
-            .run(grid, occupied, player, cell, &mut self.walker);
+            .run(grid, occupied, player, cell);
         occupied[cell.index()] = true;
         self.pushes.clear();
         self.tree.pushes_to(grid, to, &mut self.pushes);

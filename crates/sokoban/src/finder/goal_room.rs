@@ -260,7 +260,7 @@ impl GoalRooms {
         }
         blocked[behind.index()] = false;
         self.tree
-            .run(grid, &mut blocked, behind, r.entrance, &mut self.walker);
+            .run(grid, &blocked, behind, r.entrance);
         let goal = r
             .goals
             .iter()
