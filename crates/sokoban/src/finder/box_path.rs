@@ -7,12 +7,10 @@
 //! replay the pushes themselves.
 //!
 //! Which sides of the box the player reaches is read from one depth-first search of the
-//! floor (the other boxes as walls, the moving box's first square free), rooted at the
-//! player, rather than from one walk per node: with the box on square s, two free squares
-//! beside s are joined without passing s exactly when they lie in the same part of the
-//! floor that removing s leaves (Tarjan's articulation points: a child subtree of s whose
-//! low point does not climb above s is a part of its own, everything else is the part of
-//! the root, where the player starts).
+//! floor ([`Cuts`]: the other boxes as walls, the moving box's first square free), rooted
+//! at the player, rather than from one walk per node: with the box on square s, the
+//! player reaches the free squares beside s that lie in its own part of the floor without
+//! s.
 //!
 //! # Complexity
 //! O(squares) for the depth-first search, then O(1) per node of the O(4 x squares) nodes:
@@ -20,14 +18,10 @@
 
 use grid_core::{CellId, Dir, Grid};
 
+use super::cuts::Cuts;
+
 /// "No node": the start of the tree.
 const ROOT: u32 = u32::MAX;
-
-/// "Not reached" by the depth-first search, and "no parent" in it.
-const UNSEEN: u32 = u32::MAX;
-
-/// The part of the floor, once the box's square is taken out, that holds the root.
-const ROOT_PART: u32 = u32::MAX - 1;
 
 /// The tree of a search: per node (box square x 4 + the player's side) the node it was
 /// reached from and the push that reached it.
@@ -40,16 +34,8 @@ pub(super) struct PushTree {
     stamp: u32,
     /// The box's square before the first push.
     from: CellId,
-    /// The depth-first search of the floor: per square its discovery time (or
-    /// [`UNSEEN`]), its low point, the last discovery time in its subtree and its parent.
-    disc: Vec<u32>,
-    low: Vec<u32>,
-    last: Vec<u32>,
-    up: Vec<u32>,
-    /// The squares the depth-first search reached, to clear them for the next one.
-    seen: Vec<CellId>,
-    /// The depth-first search's stack: a square and the next direction to try from it.
-    stack: Vec<(CellId, u8)>,
+    /// The depth-first search of the floor, rooted at the player.
+    cuts: Cuts,
 }
 
 impl PushTree {
@@ -60,12 +46,7 @@ impl PushTree {
             order: Vec::new(),
             stamp: 0,
             from: CellId::new(0),
-            disc: vec![UNSEEN; n],
-            low: vec![0; n],
-            last: vec![0; n],
-            up: vec![UNSEEN; n],
-            seen: Vec::new(),
-            stack: Vec::new(),
+            cuts: Cuts::new(n),
         }
     }
 
@@ -80,9 +61,9 @@ impl PushTree {
         }
         self.order.clear();
         self.from = from;
-        self.explore(grid, blocked, player);
+        self.cuts.explore(grid, blocked, player, None);
         // The player, the root, is in the root's part of the floor without `from`.
-        self.expand(grid, blocked, ROOT_PART, from, ROOT);
+        self.expand(grid, blocked, Cuts::ROOT_PART, from, ROOT);
         let mut head = 0;
         while head < self.order.len() {
             let node = self.order[head];
@@ -91,92 +72,15 @@ impl PushTree {
             let Some(standing) = grid.neighbour(cell, side) else {
                 continue;
             };
-            let part = self.part(grid, cell, standing);
+            let part = self.cuts.part(grid, cell, standing);
             self.expand(grid, blocked, part, cell, node);
         }
-    }
-
-    /// The depth-first search of the free squares from `root`: discovery times, low
-    /// points, subtrees and parents.
-    fn explore(&mut self, grid: &Grid, blocked: &[bool], root: CellId) {
-        for &cell in &self.seen {
-            self.disc[cell.index()] = UNSEEN;
-        }
-        self.seen.clear();
-        self.stack.clear();
-        let mut time = 0;
-        self.disc[root.index()] = time;
-        self.low[root.index()] = time;
-        self.up[root.index()] = UNSEEN;
-        self.seen.push(root);
-        self.stack.push((root, 0));
-        while let Some(&mut (cell, ref mut next)) = self.stack.last_mut() {
-            let Some(&dir) = Dir::ALL.get(usize::from(*next)) else {
-                // Every way from `cell` tried: its subtree is done.
-                self.stack.pop();
-                self.last[cell.index()] = time;
-                if let Some(&(above, _)) = self.stack.last() {
-                    let low = self.low[cell.index()];
-                    let l = &mut self.low[above.index()];
-                    *l = (*l).min(low);
-                }
-                continue;
-            };
-            *next += 1;
-            let Some(to) = grid.neighbour(cell, dir) else {
-                continue;
-            };
-            if blocked[to.index()] {
-                continue;
-            }
-            if self.disc[to.index()] == UNSEEN {
-                time += 1;
-                self.disc[to.index()] = time;
-                self.low[to.index()] = time;
-                self.up[to.index()] = cell.index() as u32;
-                self.seen.push(to);
-                self.stack.push((to, 0));
-            } else if self.up[cell.index()] != to.index() as u32 {
-                let back = self.disc[to.index()];
-                let l = &mut self.low[cell.index()];
-                *l = (*l).min(back);
-            }
-        }
-    }
-
-    /// The part of the floor without `cell` that holds `beside`, a free square beside
-    /// it: the child of `cell` whose subtree holds `beside` when that subtree's low point
-    /// stays below `cell`, else the root's part. [`UNSEEN`] when the depth-first search
-    /// never reached `beside` (the player cannot get there).
-    fn part(&self, grid: &Grid, cell: CellId, beside: CellId) -> u32 {
-        let (d, b) = (self.disc[cell.index()], self.disc[beside.index()]);
-        if b == UNSEEN {
-            return UNSEEN;
-        }
-        if d == UNSEEN || b < d || b > self.last[cell.index()] {
-            return ROOT_PART;
-        }
-        for (_, child) in grid.neighbours(cell) {
-            let c = self.disc[child.index()];
-            if c != UNSEEN
-                && self.up[child.index()] == cell.index() as u32
-                && c <= b
-                && b <= self.last[child.index()]
-            {
-                return if self.low[child.index()] >= d {
-                    c
-                } else {
-                    ROOT_PART
-                };
-            }
-        }
-        ROOT_PART
     }
 
     /// Queues the pushes of the box on `cell`, the player in `part` of the floor without
     /// `cell`, reached by `node`.
     fn expand(&mut self, grid: &Grid, blocked: &[bool], part: u32, cell: CellId, node: u32) {
-        if part == UNSEEN {
+        if part == Cuts::UNSEEN {
             return;
         }
         for dir in Dir::ALL {
@@ -188,7 +92,7 @@ impl PushTree {
             };
             if blocked[to.index()]
                 || blocked[behind.index()]
-                || self.part(grid, cell, behind) != part
+                || self.cuts.part(grid, cell, behind) != part
             {
                 continue;
             }
@@ -311,7 +215,10 @@ mod tests {
                     blocked[b.index()] = j != i;
                 }
                 let players: Vec<CellId> = std::iter::once(level.player())
-                    .chain(grid.cells().filter(|c| round % 10 == 0 && !blocked[c.index()]))
+                    .chain(
+                        grid.cells()
+                            .filter(|c| round % 10 == 0 && !blocked[c.index()]),
+                    )
                     .collect();
                 for player in players {
                     if player == from || blocked[player.index()] {
