@@ -90,8 +90,7 @@ impl PackingAdvisor {
         for &(_, i) in self.candidates.iter().take(TRIES) {
             let cell = CellId::new(usize::from(boxes[i]));
             occupied[cell.index()] = false;
-            self.tree
-                .run(grid, occupied, player, cell);
+            self.tree.run(grid, occupied, player, cell);
             occupied[cell.index()] = true;
             if !self.tree.reached(goal) {
                 continue;

@@ -412,7 +412,7 @@ const BACKWARD_WEIGHTED_SHARE: f64 = 0.1;
 /// time, and a run stopped by its share starts again from nothing. Measured on the finder
 /// alone, XSokoban 90, CPU s (before the push tree read the low points): run 2 solves 36
 /// in 9.5 s, 25 in 15.8 s, 75 in 19.6 s and 46
-/// in 22.8 s (30 s a level, none of the other 27 open levels); at `--time-limit 60` the
+/// in 22.8 s (30 s a level, none of the other 28 open levels); at `--time-limit 60` the
 /// last chance has about 34 s, 7/10 of it 24 s. The others get what the levels only they
 /// solve need, with a margin: run 4 (the FESS-guided order on the matching) XSokoban 10
 /// in 3.0 s; weighted A* (pushes 1, matching 3) with cycling 15 in 2.0 s (run 2: 3.4 s);

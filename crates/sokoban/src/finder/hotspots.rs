@@ -157,8 +157,7 @@ impl HotspotAdvisor {
             let (count, i) = self.hot[h];
             let cell = CellId::new(usize::from(boxes[i]));
             occupied[cell.index()] = false;
-            self.tree
-                .run(grid, occupied, player, cell);
+            self.tree.run(grid, occupied, player, cell);
             occupied[cell.index()] = true;
             self.stamp = self.stamp.wrapping_add(1);
             if self.stamp == 0 {
