@@ -42,6 +42,10 @@ pub struct Options {
     /// box layout, with the walk from its square to this one, costs no more
     /// (docs/sokoban.md, "Walked over"). Default `true`; switched off to measure it.
     pub walked_over: bool,
+    /// `--metric pushes` in two phases: the second, under the ceiling of the fewest pushes
+    /// proven, takes its states by the moves alone (docs/sokoban.md, "The push optimum
+    /// alone"). Default `true`; switched off to measure it.
+    pub ceiling_by_moves: bool,
 }
 
 /// The lower bounds the exact search and the push optimum use on top of the matching of
@@ -57,6 +61,10 @@ pub struct Bounds {
     /// pushes of two boxes alone onto goals, added over disjoint pairs to the matching of
     /// the other boxes. Default `true`.
     pub pairs: bool,
+    /// The walks left (docs/sokoban.md, "The walks left"): the player's pushes move it as
+    /// far as the boxes must go in all, so the walks bring it back; the moves bound is the
+    /// pushes left plus those. Default `true`.
+    pub walks: bool,
 }
 
 impl Default for Bounds {
@@ -65,6 +73,7 @@ impl Default for Bounds {
         Bounds {
             player_sides: true,
             pairs: true,
+            walks: true,
         }
     }
 }
@@ -122,6 +131,7 @@ impl Default for Options {
             interrupt: None,
             bounds: Bounds::default(),
             walked_over: true,
+            ceiling_by_moves: true,
         }
     }
 }

@@ -412,6 +412,7 @@ fn sides_the_player_reaches_keep_both_optima() {
                 bounds: Bounds {
                     player_sides: false,
                     pairs: false,
+                    walks: false,
                 },
                 ..Options::default()
             };
