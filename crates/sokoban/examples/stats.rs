@@ -60,11 +60,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if std::env::var("SOKOBAN_WALKS").as_deref() == Ok("off") {
         options.bounds.walks = false;
     }
-    // `SOKOBAN_CEILING=pushes`: the second phase takes its states by the pushes first
-    // (`Options::ceiling_by_moves` off).
-    if std::env::var("SOKOBAN_CEILING").as_deref() == Ok("pushes") {
-        options.ceiling_by_moves = false;
-    }
     if let Some(seconds) = args.get(2) {
         options.time_limit = Some(Duration::from_secs_f64(seconds.parse()?));
     }

@@ -42,10 +42,6 @@ pub struct Options {
     /// box layout, with the walk from its square to this one, costs no more
     /// (docs/sokoban.md, "Walked over"). Default `true`; switched off to measure it.
     pub walked_over: bool,
-    /// `--metric pushes` in two phases: the second, under the ceiling of the fewest pushes
-    /// proven, takes its states by the moves alone (docs/sokoban.md, "The push optimum
-    /// alone"). Default `true`; switched off to measure it.
-    pub ceiling_by_moves: bool,
 }
 
 /// The lower bounds the exact search and the push optimum use on top of the matching of
@@ -131,7 +127,6 @@ impl Default for Options {
             interrupt: None,
             bounds: Bounds::default(),
             walked_over: true,
-            ceiling_by_moves: true,
         }
     }
 }

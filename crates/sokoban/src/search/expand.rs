@@ -97,11 +97,6 @@ pub struct Stats {
     /// state on an optimal path always has `f` at most the optimum, and the queue gives
     /// the least `f` first).
     pub bound: u32,
-    /// The largest second key of `f` among the states taken from the queue at the last
-    /// first key taken (for the measurements: how far the second key got).
-    pub second: u32,
-    /// The second key of `f` of the start.
-    pub start_second: u32,
 }
 
 /// Where the keys of a cost or bound pair sit, in the metric's order.
@@ -166,9 +161,6 @@ pub(super) struct Search<'a> {
     /// the first phase (`--metric pushes` in two phases): a new state that is not one of
     /// them, with their pushes, is dropped.
     paths: Option<Known>,
-    /// Under a ceiling, states are taken by the moves alone (every solution kept has the
-    /// ceiling's pushes), the most pushes so far first among equal moves.
-    moves_first: bool,
     /// The bound on the walks left ([`Walks`]; 0 everywhere when switched off).
     walks: Walks,
     pub(super) table: Table,
@@ -320,7 +312,6 @@ impl<'a> Search<'a> {
         budget.bytes += paths.as_ref().map_or(0, Known::bytes);
         let walks = Walks::new(level, &board, options.bounds.walks);
         budget.bytes += walks.bytes();
-        let moves_first = ceiling != HOPELESS && options.ceiling_by_moves;
         let (keys, order) = match options.metric {
             Metric::Pushes => (
                 Keys {
@@ -337,11 +328,7 @@ impl<'a> Search<'a> {
                 Order::DeeperFirst,
             ),
         };
-        let order = if moves_first {
-            Order::DeeperFirst
-        } else {
-            order
-        };
+
         Search {
             level,
             grid,
@@ -356,7 +343,6 @@ impl<'a> Search<'a> {
             walked_over: options.metric == Metric::Moves && options.walked_over,
             ceiling,
             paths,
-            moves_first,
             walks,
             table,
             queue: Queue::new(order),
@@ -404,6 +390,7 @@ impl<'a> Search<'a> {
             start_player,
         );
         let bound = self.bound(pushes, 0, &start, start_player);
+
         if bound[0] == HOPELESS {
             return Ok(false);
         }
@@ -951,18 +938,13 @@ impl<'a> Search<'a> {
         )
     }
 
-    /// The `f` a state with `cost` and `bound` is queued at: the cost plus the bound, or
-    /// under a ceiling taken by the moves, the ceiling and the moves' (see `moves_first`).
+    /// The `f` a state with `cost` and `bound` is queued at: the cost plus the bound.
     #[inline]
     pub(super) fn f(&self, cost: [u32; 2], bound: [u32; 2]) -> [u32; 2] {
-        if self.moves_first {
-            [self.ceiling, cost[1].saturating_add(bound[1])]
-        } else {
-            [
-                cost[0].saturating_add(bound[0]),
-                cost[1].saturating_add(bound[1]),
-            ]
-        }
+        [
+            cost[0].saturating_add(bound[0]),
+            cost[1].saturating_add(bound[1]),
+        ]
     }
 
     /// Whether a state with `cost` and `bound` needs more pushes than the ceiling.

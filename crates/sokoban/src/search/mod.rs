@@ -362,14 +362,7 @@ fn run(
         if info.closed || search.f(info.cost, info.bound) != f {
             continue; // expanded, or reached again more cheaply, since it was queued
         }
-        if f[0] > search.stats.bound {
-            search.stats.second = 0;
-        }
         search.stats.bound = search.stats.bound.max(f[0]);
-        search.stats.second = search.stats.second.max(f[1]);
-        if info.parent == ROOT {
-            search.stats.start_second = f[1];
-        }
         if search.is_solved(&info) {
             let solution = read_solution(level, &search.table, state, &mut search.walker);
             return Ok(Some(Solution::proven(solution, options.metric)));
