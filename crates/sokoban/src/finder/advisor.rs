@@ -19,7 +19,6 @@
 use grid_core::{CellId, Dir, UNREACHABLE};
 
 use super::box_path::PushTree;
-use super::walk::Walker;
 use crate::board::Board;
 use crate::parse::Level;
 
@@ -32,7 +31,6 @@ pub(super) struct PackingAdvisor {
     /// Per square: the index of its goal in the level's goals, or `u32::MAX`.
     goal_index: Vec<u32>,
     tree: PushTree,
-    walker: Walker,
     pushes: Vec<(CellId, Dir)>,
     /// The boxes not on goals that can reach the next goal: (distance, box).
     candidates: Vec<(u32, usize)>,
@@ -49,7 +47,6 @@ impl PackingAdvisor {
         PackingAdvisor {
             goal_index,
             tree: PushTree::new(n),
-            walker: Walker::new(n),
             pushes: Vec::new(),
             candidates: Vec::new(),
         }
@@ -93,8 +90,7 @@ impl PackingAdvisor {
         for &(_, i) in self.candidates.iter().take(TRIES) {
             let cell = CellId::new(usize::from(boxes[i]));
             occupied[cell.index()] = false;
-            self.tree
-                .run(grid, occupied, player, cell, &mut self.walker);
+            self.tree.run(grid, occupied, player, cell);
             occupied[cell.index()] = true;
             if !self.tree.reached(goal) {
                 continue;

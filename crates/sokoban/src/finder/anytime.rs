@@ -397,31 +397,34 @@ const PORTFOLIO: [(f64, Way); 7] = [
 /// start squares), last in the portfolio, on top of the forward runs' shares (which
 /// make 1): it solves at once or not at all (on the finder alone, 3 CPU s a level,
 /// XSokoban 72 in 1.2 s, which no forward run solves; 44 in 5.5 s), so it is given a
-/// short share after the forward runs rather than time taken from them.
-const BACKWARD_SHARE: f64 = 0.3;
+/// short share after the forward runs rather than time taken from them (at
+/// `--time-limit 60`, 2.4 s).
+const BACKWARD_SHARE: f64 = 0.2;
 
 /// The share of the second backward run, weighted (pulls so far 1, matching 3), after
 /// the greedy one: on the finder alone it solves XSokoban 44 in 0.54 CPU s (the greedy
 /// run: 5.5 s) and Sasquatch 23 and 24 (1 s a level), but not XSokoban 72 (3 s) nor
-/// Sasquatch 10 and 28.
-const BACKWARD_WEIGHTED_SHARE: f64 = 0.2;
+/// Sasquatch 10 and 28 (at `--time-limit 60`, 1.2 s).
+const BACKWARD_WEIGHTED_SHARE: f64 = 0.1;
 
-/// The runs of [`last_chance`] with their shares of the time left: FESS's order proper
-/// again with more time (with the outward packing order it solves XSokoban 15 and 36 at
-/// 10 CPU s, 36 in 9.5 s; the hotspots advisor it had here gained 21 and 47 with the
-/// one-square order, which the portfolio's runs now solve in 0.6 and 0.9 s, and with
-/// the outward order it adds no level at 3 or 10 s and loses 19, 20, 37 and 45), the portfolio's
-/// third (the matching, greedy), weighted A* on the matching with cycling but no corral
-/// deadlocks, and the third without the cycling (features first). Measured on the
-/// finder alone, XSokoban 90 at 3 CPU s with the packing advisor: the weighted run 29
-/// levels, 7, 8, 15 and 63 among them, the third without cycling 24, 59 among them.
-/// Last, the portfolio's FESS-guided runs again with more time (the one on the nearest
-/// goal solves 27 and 33 in 2.9 and 2.7 CPU s, more than its share of the portfolio).
+/// The runs of [`last_chance`] with their shares of the time left. FESS's order proper
+/// (run 2) first, with most of the time: it is the run that solves the hard levels given
+/// time, and a run stopped by its share starts again from nothing. Measured on the finder
+/// alone, XSokoban 90, CPU s (before the push tree read the low points): run 2 solves 36
+/// in 9.5 s, 25 in 15.8 s, 75 in 19.6 s and 46
+/// in 22.8 s (30 s a level, none of the other 28 open levels); at `--time-limit 60` the
+/// last chance has about 34 s, 7/10 of it 24 s. The others get what the levels only they
+/// solve need, with a margin: run 4 (the FESS-guided order on the matching) XSokoban 10
+/// in 3.0 s; weighted A* (pushes 1, matching 3) with cycling 15 in 2.0 s (run 2: 3.4 s);
+/// run 3 (greedy on the matching) 49 and 55 in 1.2 and 0.9 s, and run 3 without the
+/// cycling (features first) 59 in 0.7 s; run 5 (the FESS-guided order on the nearest
+/// goal) 47 in 1.0 s. With the outward packing order the hotspots advisor that run 2 had
+/// here adds no level at 3 or 10 s and loses 19, 20, 37 and 45 (see docs/sokoban.md).
 const LAST_CHANCE: [(f64, Way); 6] = [
-    (0.35, PORTFOLIO[1].1),
-    (0.15, PORTFOLIO[2].1),
+    (0.7, PORTFOLIO[1].1),
+    (0.11, PORTFOLIO[3].1),
     (
-        0.1,
+        0.07,
         Way {
             order: Order::WeightedAStar,
             guide: Guide::Matching,
@@ -432,15 +435,15 @@ const LAST_CHANCE: [(f64, Way); 6] = [
             direction: Direction::Forward,
         },
     ),
+    (0.04, PORTFOLIO[2].1),
     (
-        0.1,
+        0.04,
         Way {
             cycling: false,
             ..PORTFOLIO[2].1
         },
     ),
-    (0.15, PORTFOLIO[3].1),
-    (0.15, PORTFOLIO[4].1),
+    (0.04, PORTFOLIO[4].1),
 ];
 
 /// A proven lower bound on the metric's first key from the start: the matching of boxes

@@ -14,12 +14,12 @@
 //! # Complexity
 //! Per state: O(k) to pick the boxes, then per box tried one [`PushTree`] search,
 //! O(squares^2) in the worst case, and one count of the regions, O(squares), per square
-//! the box reaches.
+//! the box reaches, mostly O(1) ([`Regions`]).
 
 use grid_core::{CellId, Dir};
 
 use super::box_path::PushTree;
-use super::walk::Walker;
+use super::walk::{Regions, Walker};
 use crate::board::Board;
 
 /// The boxes tried per state.
@@ -29,8 +29,7 @@ const TRIES: usize = 4;
 #[derive(Debug)]
 pub(super) struct ConnectivityAdvisor {
     tree: PushTree,
-    walker: Walker,
-    regions: Walker,
+    regions: Regions,
     pushes: Vec<(CellId, Dir)>,
     /// Per square: the stamp of the last try that counted it.
     seen: Vec<u32>,
@@ -42,8 +41,7 @@ impl ConnectivityAdvisor {
     pub(super) fn new(n: usize) -> Self {
         ConnectivityAdvisor {
             tree: PushTree::new(n),
-            walker: Walker::new(n),
-            regions: Walker::new(n),
+            regions: Regions::new(n),
             pushes: Vec::new(),
             seen: vec![0; n],
             stamp: 0,
@@ -84,8 +82,8 @@ impl ConnectivityAdvisor {
             }
             tried += 1;
             occupied[cell.index()] = false;
-            self.tree
-                .run(grid, occupied, player, cell, &mut self.walker);
+            self.tree.run(grid, occupied, player, cell);
+            self.regions.label(grid, occupied);
             self.stamp = self.stamp.wrapping_add(1);
             if self.stamp == 0 {
                 self.seen.fill(0);
@@ -105,7 +103,7 @@ impl ConnectivityAdvisor {
                     continue;
                 }
                 occupied[to.index()] = true;
-                let count = self.regions.regions(grid, occupied);
+                let count = self.regions.after(grid, occupied, None, to, cell);
                 occupied[to.index()] = false;
                 if count < best.map_or(regions, |(c, ..)| c) {
                     best = Some((count, i, to));
@@ -119,8 +117,7 @@ impl ConnectivityAdvisor {
         // The tree again for the best box: its pushes and where the player ends.
         let cell = CellId::new(usize::from(boxes[i]));
         occupied[cell.index()] = false;
-        self.tree
-            .run(grid, occupied, player, cell, &mut self.walker);
+        self.tree.run(grid, occupied, player, cell);
         occupied[cell.index()] = true;
         self.pushes.clear();
         self.tree.pushes_to(grid, to, &mut self.pushes);

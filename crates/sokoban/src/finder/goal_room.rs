@@ -259,8 +259,7 @@ impl GoalRooms {
             }
         }
         blocked[behind.index()] = false;
-        self.tree
-            .run(grid, &mut blocked, behind, r.entrance, &mut self.walker);
+        self.tree.run(grid, &blocked, behind, r.entrance);
         let goal = r
             .goals
             .iter()

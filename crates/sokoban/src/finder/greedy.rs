@@ -48,7 +48,7 @@ use super::corral_deadlock::CorralDeadlocks;
 use super::goal_room::GoalRooms;
 use super::hotspots::HotspotAdvisor;
 use super::store::{Budget, NONE, Store};
-use super::walk::Walker;
+use super::walk::{Regions, Walker};
 use super::{Guide, Halt, Options};
 use crate::board::{Board, Freeze};
 use crate::corral::Corrals;
@@ -313,7 +313,7 @@ pub(super) fn search(
     };
     // Whether a macro dropped a push: then running out of states proves nothing.
     let mut dropped = false;
-    let mut regions = Walker::new(n);
+    let mut regions = Regions::new(n);
     let mut corrals = Corrals::new(n);
     let mut corral_deadlocks = CorralDeadlocks::new(n);
 
@@ -385,6 +385,12 @@ pub(super) fn search(
             occupied[usize::from(b)] = true;
         }
         walker.run(grid, &occupied, player);
+        // The regions of the state, labelled for its children's counts.
+        let count = if options.regions || connectivity.is_some() {
+            regions.label(grid, &occupied)
+        } else {
+            0
+        };
         let barrier = if options.corrals {
             corrals.pi_barrier(grid, &board, &occupied, |c| walker.reached(c))
         } else {
@@ -440,7 +446,6 @@ pub(super) fn search(
             advisor.advise(&board, &order, &boxes, &mut occupied, player, &mut moves);
         }
         if let Some(connectivity) = connectivity.as_mut() {
-            let count = regions.regions(grid, &occupied);
             connectivity.advise(
                 &board,
                 &boxes,
@@ -486,7 +491,8 @@ pub(super) fn search(
                         features |= left << PACKING_SHIFT;
                     }
                     if options.regions {
-                        let count = u64::from(regions.regions(grid, &occupied)).min(255);
+                        let count = u64::from(regions.after(grid, &occupied, Some(cell), to, cell))
+                            .min(255);
                         features |= count << REGIONS_SHIFT;
                     }
                 }

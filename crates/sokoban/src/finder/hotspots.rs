@@ -22,7 +22,6 @@
 use grid_core::{CellId, Dir};
 
 use super::box_path::PushTree;
-use super::walk::Walker;
 use crate::board::Board;
 use crate::parse::Level;
 
@@ -39,7 +38,6 @@ pub(super) struct HotspotAdvisor {
     /// Bit `x * n + s`: a box on `x` blocks a lone box on `s` from every goal.
     blocks: Vec<u64>,
     tree: PushTree,
-    walker: Walker,
     pushes: Vec<(CellId, Dir)>,
     /// The boxes that block some other: (blocked, box index).
     hot: Vec<(u32, usize)>,
@@ -106,7 +104,6 @@ impl HotspotAdvisor {
             n,
             blocks,
             tree: PushTree::new(n),
-            walker: Walker::new(n),
             pushes: Vec::new(),
             hot: Vec::new(),
             seen: vec![0; n],
@@ -160,8 +157,7 @@ impl HotspotAdvisor {
             let (count, i) = self.hot[h];
             let cell = CellId::new(usize::from(boxes[i]));
             occupied[cell.index()] = false;
-            self.tree
-                .run(grid, occupied, player, cell, &mut self.walker);
+            self.tree.run(grid, occupied, player, cell);
             occupied[cell.index()] = true;
             self.stamp = self.stamp.wrapping_add(1);
             if self.stamp == 0 {

@@ -20,6 +20,7 @@
 //!   the goals moved to where it blocks the fewest as one move;
 //! - `goal_room`: a box at a goal room's door sent to its goal as one move;
 //! - `box_path`: the pushes that take one box from square to square;
+//! - `cuts`: where one square cuts the floor (articulation points);
 //! - `store`: the states seen and the memory budget;
 //! - `walk`: the player's walks between pushes;
 //! - `replay`: a found state read back as LURD.
@@ -33,6 +34,7 @@ mod backward;
 mod box_path;
 mod connectivity;
 mod corral_deadlock;
+mod cuts;
 mod goal_room;
 mod greedy;
 mod hotspots;

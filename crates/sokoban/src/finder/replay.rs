@@ -70,7 +70,7 @@ pub(super) fn lurd_through(level: &Level, layouts: &[&[u16]], walker: &mut Walke
             }
             _ => {
                 occupied[from.index()] = false;
-                tree.run(grid, &mut occupied, player, from, walker);
+                tree.run(grid, &occupied, player, from);
                 tree.pushes_to(grid, to, &mut pushes);
                 occupied[from.index()] = true;
             }
