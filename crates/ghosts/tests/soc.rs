@@ -690,3 +690,47 @@ fn sessions_filling_the_memory_decide_every_budget_exactly() {
     });
     assert!(between > 20, "{between}");
 }
+
+/// The search over all agents after the groups on the instances `Cbs::Large` does not
+/// give it (`cbs_whole_late`), with the groups' share already over when the proof starts
+/// (their SAT decisions stop at the first check of the clock, which a tiny encoding may
+/// not reach) and no deadline of its own: the answer is the exhaustive optimum, and the
+/// bound answered equals it (the switch off is the groups' SAT decisions, tested above;
+/// on this test's hardest instance they take 33 s, where the search gives up at its 4 MiB
+/// in 0.9 s).
+#[test]
+fn the_search_over_all_agents_after_the_groups_answers_the_optimum() {
+    use ghosts::internals::mapf::sat::Deadline;
+
+    let mut gave_up = 0;
+    on_tiny_instances(1741, 100, |dataset, gap, _, _, _| {
+        let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
+        let distances: u64 = (0..starts.len())
+            .map(|a| u64::from(grid.distances(goals[a], None)[starts[a].index()]))
+            .sum();
+        let mut never = || false;
+        let within = soc::Within {
+            stop: &mut never,
+            deadline: Deadline(None),
+            first: None,
+            whole_from: Deadline(None),
+            whole_late_from: Deadline(Some(std::time::Instant::now())),
+        };
+        let techniques = Techniques {
+            planning: false,
+            cbs_whole_late: true,
+            ..Techniques::default()
+        };
+        // Past its memory the search gives up, claiming nothing.
+        let Ok(found) = soc::solve_within(grid, starts, goals, 4, techniques, within) else {
+            gave_up += 1;
+            return true;
+        };
+        let (plan, bound) = found.unwrap();
+        assert_eq!(plan.cost, distances + u64::from(gap), "{}", draw(dataset));
+        assert_eq!(bound, plan.cost, "{}", draw(dataset));
+        assert!(check_plan(dataset, &plan.placements()).is_ok());
+        true
+    });
+    assert!(gave_up <= 10, "{gave_up}");
+}

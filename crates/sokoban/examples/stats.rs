@@ -46,6 +46,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             options.bounds = Bounds {
                 player_sides: false,
                 pairs: false,
+                walks: false,
             }
         }
         Ok("sides") => options.bounds.pairs = false,
@@ -54,6 +55,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // `SOKOBAN_WALKED=off`: no dropping of states walked over (`--metric moves`).
     if std::env::var("SOKOBAN_WALKED").as_deref() == Ok("off") {
         options.walked_over = false;
+    }
+    // `SOKOBAN_WALKS=off`: no bound on the walks left (`Bounds::walks`).
+    if std::env::var("SOKOBAN_WALKS").as_deref() == Ok("off") {
+        options.bounds.walks = false;
     }
     if let Some(seconds) = args.get(2) {
         options.time_limit = Some(Duration::from_secs_f64(seconds.parse()?));

@@ -57,6 +57,10 @@ pub struct Bounds {
     /// pushes of two boxes alone onto goals, added over disjoint pairs to the matching of
     /// the other boxes. Default `true`.
     pub pairs: bool,
+    /// The walks left (docs/sokoban.md, "The walks left"): the player's pushes move it as
+    /// far as the boxes must go in all, so the walks bring it back; the moves bound is the
+    /// pushes left plus those. Default `true`.
+    pub walks: bool,
 }
 
 impl Default for Bounds {
@@ -65,6 +69,7 @@ impl Default for Bounds {
         Bounds {
             player_sides: true,
             pairs: true,
+            walks: true,
         }
     }
 }

@@ -83,8 +83,9 @@ fn fast(level: &Level, metric: Metric) -> Option<(u32, u32)> {
 }
 
 /// [`fast`], and what the search did; with `--metric pushes` in every way
-/// ([`PushProof`]), with `--metric moves` without dropping states walked over, each of
-/// which must give the same answer (the stats of the default search).
+/// ([`PushProof`]), with `--metric moves` without dropping states walked over, and
+/// without the bound on the walks left ([`Bounds::walks`]), each of which must give the
+/// same answer (the stats of the default search, and of the one without the walks).
 fn fast_counting(level: &Level, metric: Metric) -> (Option<(u32, u32)>, Stats) {
     let options = Options {
         metric,
@@ -92,6 +93,16 @@ fn fast_counting(level: &Level, metric: Metric) -> (Option<(u32, u32)>, Stats) {
     };
     let (answer, mut stats) = solve_counting(level, &options);
     let answer = replayed(level, answer);
+    let mut no_walks = options.clone();
+    no_walks.bounds.walks = false;
+    let (again, by_no_walks) = solve_counting(level, &no_walks);
+    assert_eq!(
+        replayed(level, again),
+        answer,
+        "{} without the walks",
+        level.title()
+    );
+    stats.walked_over += by_no_walks.walked_over;
     if metric == Metric::Pushes {
         for proof in [PushProof::Ceiling, PushProof::OnPaths] {
             let (two, by_two) = solve_counting_by(level, &options, proof);
@@ -412,6 +423,7 @@ fn sides_the_player_reaches_keep_both_optima() {
                 bounds: Bounds {
                     player_sides: false,
                     pairs: false,
+                    walks: false,
                 },
                 ..Options::default()
             };

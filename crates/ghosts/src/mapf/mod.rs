@@ -888,12 +888,14 @@ fn soc_driven(
     }
     let deadline = driver.deadline();
     let whole_from = driver.share_of_proof(SOC_WHOLE_FROM);
+    let whole_late_from = driver.share_of_proof(SOC_WHOLE_LATE_FROM);
     let mut stop = || driver.passed();
     let within = soc::Within {
         stop: &mut stop,
         deadline,
         first,
         whole_from,
+        whole_late_from,
     };
     let found = soc::solve_within(grid, starts, goals, limits.budget_mib, techniques, within)
         .map_err(|e| match (e, limits.time_limit) {
@@ -1214,6 +1216,13 @@ const SOC_PROOF_SHARE: f64 = 0.8;
 /// The share of the proof's time after which one conflict-based search over all agents
 /// takes over from the groups where it applies ([`soc::Whole::AfterGroups`]).
 const SOC_WHOLE_FROM: f64 = 0.4;
+
+/// The share of the sum of costs' proof time after which the search over all agents
+/// takes over from the groups on the other instances ([`soc::Techniques::cbs_whole_late`]):
+/// late, since the groups' SAT decisions prove ost003d random-1 K = 100 at 15.6 CPU s of
+/// its 30 s, while on the rows they leave open the search over all agents raises most of
+/// its bound in its first 2 s (room-64-64-16 random-1 K = 100: 50 to 84 extra steps).
+const SOC_WHOLE_LATE_FROM: f64 = 0.8;
 
 /// With [`Stopwatch::Counted`], the most attempts and steps of each phase of [`lns`]
 /// (and at most LaCAM*'s expansions).

@@ -21,6 +21,7 @@ use super::table::{
     HOPELESS, HOPELESS_MEMBER, Info, Member, PUSHES_CAP, ROOT, Table, member_pushes,
 };
 use super::walker::{Source, Walker};
+use super::walks::Walks;
 use crate::board::{Board, Freeze, NO_STEPS};
 use crate::groups::GroupDeadlocks;
 use crate::matching::{IMPOSSIBLE, Matcher};
@@ -160,6 +161,8 @@ pub(super) struct Search<'a> {
     /// the first phase (`--metric pushes` in two phases): a new state that is not one of
     /// them, with their pushes, is dropped.
     paths: Option<Known>,
+    /// The bound on the walks left ([`Walks`]; 0 everywhere when switched off).
+    walks: Walks,
     pub(super) table: Table,
     pub(super) queue: Queue,
     pub(super) budget: Budget,
@@ -174,15 +177,27 @@ pub(super) struct Search<'a> {
     pub(super) stats: Stats,
 }
 
-/// The bound of a state: pushes >= the matching of its layout (`HOPELESS` when there is
-/// none); moves >= the pushes, and >= the lone-box moves of every box from the player's
-/// square.
+/// The bound of a state: pushes >= `pushes`, the matching of its layout (`HOPELESS` when
+/// there is none); moves >= the pushes left (at least `left` too: under a ceiling, the
+/// ceiling less the pushes so far) plus the walks left ([`Walks`]), and >= the lone-box
+/// moves of every box from the player's square.
 #[inline]
-fn bound_of(board: &Board<'_>, keys: Keys, pushes: u32, boxes: &[u16], player: u16) -> [u32; 2] {
+fn bound_of(
+    (board, walks): (&Board<'_>, &Walks),
+    keys: Keys,
+    (pushes, left): (u32, u32),
+    boxes: &[u16],
+    player: u16,
+) -> [u32; 2] {
     if pushes == HOPELESS {
         return [HOPELESS; 2];
     }
-    let mut moves = pushes;
+    // A layout whose matching is 0 has every box on a goal: nothing left.
+    let mut moves = if pushes == 0 {
+        0
+    } else {
+        pushes.max(left).saturating_add(walks.bound(boxes, player))
+    };
     for &b in boxes {
         let lone = board.lone_steps(b as usize, player as usize);
         if lone == NO_STEPS {
@@ -295,6 +310,8 @@ impl<'a> Search<'a> {
         budget.bytes +=
             table.layout_index.bytes() + board.bytes() + pairs.bytes() + pattern.bytes();
         budget.bytes += paths.as_ref().map_or(0, Known::bytes);
+        let walks = Walks::new(level, &board, options.bounds.walks);
+        budget.bytes += walks.bytes();
         let (keys, order) = match options.metric {
             Metric::Pushes => (
                 Keys {
@@ -311,6 +328,7 @@ impl<'a> Search<'a> {
                 Order::DeeperFirst,
             ),
         };
+
         Search {
             level,
             grid,
@@ -325,6 +343,7 @@ impl<'a> Search<'a> {
             walked_over: options.metric == Metric::Moves && options.walked_over,
             ceiling,
             paths,
+            walks,
             table,
             queue: Queue::new(order),
             budget,
@@ -370,7 +389,8 @@ impl<'a> Search<'a> {
             &start,
             start_player,
         );
-        let bound = bound_of(&self.board, self.keys, pushes, &start, start_player);
+        let bound = self.bound(pushes, 0, &start, start_player);
+
         if bound[0] == HOPELESS {
             return Ok(false);
         }
@@ -387,7 +407,7 @@ impl<'a> Search<'a> {
             return Err(SolveError::Memory);
         }
         self.table.layouts[layout as usize].fewest = 0;
-        self.queue.push(bound, 0, 0);
+        self.queue.push(self.f([0, 0], bound), 0, 0);
         Ok(true)
     }
 
@@ -414,7 +434,7 @@ impl<'a> Search<'a> {
         if pushes <= old {
             return Ok(false);
         }
-        let bound = bound_of(&self.board, self.keys, pushes, boxes, info.player);
+        let bound = self.bound(pushes, info.cost[self.keys.pushes], boxes, info.player);
         self.table.info[state as usize].bound = bound;
         self.stats.refined += 1;
         if bound[0] != HOPELESS && !self.over_ceiling(info.cost, bound) {
@@ -423,8 +443,7 @@ impl<'a> Search<'a> {
             }
             self.budget.bytes += QUEUE_ENTRY_BYTES;
             let cost = info.cost;
-            self.queue
-                .push([cost[0] + bound[0], cost[1] + bound[1]], cost[0], state);
+            self.queue.push(self.f(cost, bound), cost[0], state);
         }
         Ok(true)
     }
@@ -734,8 +753,7 @@ impl<'a> Search<'a> {
             return Err(SolveError::Memory);
         }
         self.budget.bytes += QUEUE_ENTRY_BYTES;
-        self.queue
-            .push([cost[0] + bound[0], cost[1] + bound[1]], cost[0], target);
+        self.queue.push(self.f(cost, bound), cost[0], target);
         Ok(())
     }
 
@@ -760,10 +778,9 @@ impl<'a> Search<'a> {
             return None;
         }
         let bound = if raised {
-            bound_of(
-                &self.board,
-                self.keys,
+            self.bound(
                 inherited,
+                cost[self.keys.pushes].min(old.cost[self.keys.pushes]),
                 &self.scratch.child,
                 player,
             )
@@ -849,7 +866,7 @@ impl<'a> Search<'a> {
         if pb != HOPELESS {
             pb = pb.max(inherited);
         }
-        let bound = bound_of(&self.board, self.keys, pb, &self.scratch.child, player);
+        let bound = self.bound(pb, cost[self.keys.pushes], &self.scratch.child, player);
         if bound[0] != HOPELESS && self.over_ceiling(cost, bound) {
             self.stats.over_ceiling += 1;
             return Ok(None);
@@ -901,6 +918,33 @@ impl<'a> Search<'a> {
         words.extend_from_slice(&self.scratch.child);
         words.push(least.index() as u16);
         known.pushes(words) != Some(pushes)
+    }
+
+    /// The bound of a state with the pushes bound `pushes`, `so_far` pushes from the start,
+    /// the boxes on `boxes` and the player on `player` (see [`bound_of`]).
+    #[inline]
+    fn bound(&self, pushes: u32, so_far: u32, boxes: &[u16], player: u16) -> [u32; 2] {
+        let left = if self.ceiling == HOPELESS {
+            0
+        } else {
+            self.ceiling.saturating_sub(so_far)
+        };
+        bound_of(
+            (&self.board, &self.walks),
+            self.keys,
+            (pushes, left),
+            boxes,
+            player,
+        )
+    }
+
+    /// The `f` a state with `cost` and `bound` is queued at: the cost plus the bound.
+    #[inline]
+    pub(super) fn f(&self, cost: [u32; 2], bound: [u32; 2]) -> [u32; 2] {
+        [
+            cost[0].saturating_add(bound[0]),
+            cost[1].saturating_add(bound[1]),
+        ]
     }
 
     /// Whether a state with `cost` and `bound` needs more pushes than the ceiling.

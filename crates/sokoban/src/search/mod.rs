@@ -72,6 +72,7 @@ mod push_optimum;
 mod queue;
 mod table;
 mod walker;
+mod walks;
 
 use std::time::{Duration, Instant};
 
@@ -358,7 +359,7 @@ fn run(
             return Ok(None);
         };
         let info = search.table.info[state as usize];
-        if info.closed || [info.cost[0] + info.bound[0], info.cost[1] + info.bound[1]] != f {
+        if info.closed || search.f(info.cost, info.bound) != f {
             continue; // expanded, or reached again more cheaply, since it was queued
         }
         search.stats.bound = search.stats.bound.max(f[0]);

@@ -450,6 +450,13 @@ impl Groups {
             .sum()
     }
 
+    /// Drops the sessions kept by every group.
+    pub fn drop_sessions(&mut self) {
+        for group in &mut self.groups {
+            group.sessions.iter_mut().for_each(Sessions::drop_session);
+        }
+    }
+
     /// Drops the sessions kept by every group but `g`.
     fn drop_sessions_but(&mut self, g: usize) {
         for (h, group) in self.groups.iter_mut().enumerate() {

@@ -115,6 +115,11 @@ pub struct Techniques {
     /// The SAT sessions' solvers in CaDiCaL's `plain` configuration, without
     /// preprocessing or inprocessing ([`encoding::Sessions::plain`]).
     pub plain_sat: bool,
+    /// With `cbs` and [`Whole::AfterGroups`]: the search over all agents also on the
+    /// instances [`Cbs::decides`] does not give it, from [`Within::whole_late_from`]
+    /// (later than [`Within::whole_from`]: there the groups' SAT decisions settle most
+    /// instances, some of them late in the proof's time).
+    pub cbs_whole_late: bool,
 }
 
 /// When the search over all agents ([`Techniques::cbs_whole`]) decides.
@@ -208,6 +213,7 @@ impl Default for Techniques {
             cbs_mdd: true,
             cbs_pair_splits: true,
             plain_sat: true,
+            cbs_whole_late: true,
         }
     }
 }
@@ -348,6 +354,7 @@ pub fn solve(
         deadline: super::sat::Deadline::default(),
         first: None,
         whole_from: super::sat::Deadline::default(),
+        whole_late_from: super::sat::Deadline::default(),
     };
     Ok(solve_within(grid, starts, goals, budget_mib, techniques, within)?.map(|(plan, _)| plan))
 }
@@ -365,6 +372,10 @@ pub struct Within<'s> {
     /// With [`Whole::AfterGroups`]: when the groups stop and the search over all agents
     /// takes the rest of the time (none: the groups decide to the end).
     pub whole_from: super::sat::Deadline,
+    /// With [`Techniques::cbs_whole_late`]: when the groups stop and the search over all
+    /// agents takes the rest of the time on the instances [`Cbs::decides`] does not give
+    /// it (none: the groups decide to the end).
+    pub whole_late_from: super::sat::Deadline,
 }
 
 /// [`solve`], stopped when `within.stop` says so or a step would pass the budget: then,
@@ -447,10 +458,16 @@ pub fn solve_within(
     let by_whole = techniques.cbs.decides(&instance, &everyone);
     // With the search over all agents after the groups, the groups' decisions stop at
     // its start.
-    let whole_later =
-        techniques.cbs_whole == Whole::AfterGroups && by_whole && within.whole_from.0.is_some();
-    let deadline = if whole_later {
+    let whole_from = if by_whole {
         within.whole_from
+    } else if techniques.cbs_whole_late && techniques.cbs != Cbs::Off {
+        within.whole_late_from
+    } else {
+        super::sat::Deadline::default()
+    };
+    let whole_later = techniques.cbs_whole == Whole::AfterGroups && whole_from.0.is_some();
+    let deadline = if whole_later {
+        whole_from
     } else {
         within.deadline
     };
@@ -608,8 +625,9 @@ pub fn solve_within(
             };
             if decision == Decision::Stopped && whole_later && !whole_tried {
                 // The groups' share of the time is over: the search over all agents
-                // takes the rest.
+                // takes the rest, with the memory of the groups' SAT sessions.
                 whole_tried = true;
+                groups.drop_sessions();
                 let from = whole(room).decide(
                     delta,
                     incumbent.as_ref(),
