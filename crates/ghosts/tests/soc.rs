@@ -719,6 +719,7 @@ fn the_search_over_all_agents_after_the_groups_answers_the_optimum() {
         let techniques = Techniques {
             planning: false,
             cbs_whole_late: true,
+            whole_late_cells: 0,
             ..Techniques::default()
         };
         // Past its memory the search gives up, claiming nothing.

@@ -120,6 +120,9 @@ pub struct Techniques {
     /// (later than [`Within::whole_from`]: there the groups' SAT decisions settle most
     /// instances, some of them late in the proof's time).
     pub cbs_whole_late: bool,
+    /// With `cbs_whole_late`: the least cells of a map on which the search over all
+    /// agents takes over late ([`WHOLE_LATE_CELLS`] by default).
+    pub whole_late_cells: usize,
 }
 
 /// When the search over all agents ([`Techniques::cbs_whole`]) decides.
@@ -149,6 +152,15 @@ pub const WHOLE_STALL: usize = 32;
 
 /// With [`Cbs::Large`], the maps on which conflict-based search decides the groups first.
 pub const CBS_CELLS: usize = 10_000;
+
+/// With [`Techniques::cbs_whole_late`], the maps on which the search over all agents takes
+/// the last fifth of the proof's time from the groups: on the large maps it raised the
+/// proven bound of six rows unproven either way (ht_chantry, 7 461 cells, random-1 K = 100
+/// 8688 -> 8696; lt_gallowstemplar_n, lak303d, maze-128-128-1), while on the sweep's maps
+/// (at most 5 699 cells) the groups' SAT decisions need that time: room-32-32-4 even-1
+/// K = 40, `--time-limit 30`, proven 1101 in 20.8 CPU s without it, `1102 >= 1101` twice
+/// with it.
+pub const WHOLE_LATE_CELLS: usize = 7_000;
 
 /// With [`Cbs::Large`], the least average distance of a group's agents that conflict-based
 /// search decides: the SAT encoding grows with the paths' length (brc202d random-1: 400
@@ -214,6 +226,7 @@ impl Default for Techniques {
             cbs_pair_splits: true,
             plain_sat: true,
             cbs_whole_late: true,
+            whole_late_cells: WHOLE_LATE_CELLS,
         }
     }
 }
@@ -460,7 +473,10 @@ pub fn solve_within(
     // its start.
     let whole_from = if by_whole {
         within.whole_from
-    } else if techniques.cbs_whole_late && techniques.cbs != Cbs::Off {
+    } else if techniques.cbs_whole_late
+        && techniques.cbs != Cbs::Off
+        && grid.cell_count() >= techniques.whole_late_cells
+    {
         within.whole_late_from
     } else {
         super::sat::Deadline::default()
