@@ -6,8 +6,13 @@
 //! prunes whole layers of the search. It is admissible (every solution pushes each box to
 //! a distinct goal, at least its push distance) for both metrics.
 //!
+//! Matchings come one after the other for siblings in a search (a box moved, the rest the
+//! same), so each starts from the last one's potentials and assignment and matches again
+//! only the boxes whose goal no longer fits.
+//!
 //! # Complexity
-//! O(k^3) time for k boxes, O(k) extra memory in a reusable [`Matcher`].
+//! O(k^3) time for k boxes from nothing, O(k^2) for each box matched again after a
+//! matching of as many; O(k) extra memory in a reusable [`Matcher`].
 
 /// The cost of an impossible pair (a box that can never reach a goal): the push
 /// distance of a goal out of reach, grid-core's one "unreachable" value.
@@ -24,6 +29,9 @@ pub struct Matcher {
     used: Vec<bool>,
     /// The costs of [`Matcher::min_cost_tabled`].
     table: Vec<u32>,
+    /// The number of boxes of the last matching, whose potentials and assignment are in
+    /// the buffers (a warm start for the next of that size).
+    warm: Option<usize>,
 }
 
 /// A cost far above any finite matching, standing for [`IMPOSSIBLE`] inside the method.
@@ -51,6 +59,40 @@ impl Matcher {
         let answer = self.min_cost(k, |i, j| table[i * k + j]);
         self.table = table;
         answer
+    }
+
+    /// [`Matcher::min_cost`] started from the potentials and assignment the buffers hold
+    /// from the last matching of `k` boxes (a sibling in the search: mostly the same
+    /// costs). Each box's potential is lowered or raised to its least reduced cost, which
+    /// keeps the potentials feasible for the new costs; the pairs of the old assignment
+    /// still tight stay matched, and only the boxes left without a goal are matched again
+    /// by shortest augmenting paths. The result is the least cost all the same (feasible
+    /// potentials, tight pairs, a perfect matching), with an optimal assignment that may
+    /// differ from a cold start's among equal ones.
+    ///
+    /// # Complexity
+    /// O(k^2) and O(k^2) per box matched again (O(k^3) at worst, as cold).
+    fn min_cost_warm(&mut self, k: usize, cost: impl Fn(usize, usize) -> u32) -> Option<u32> {
+        let c = |i: usize, j: usize| {
+            let x = cost(i - 1, j - 1);
+            if x == IMPOSSIBLE { BIG } else { i64::from(x) }
+        };
+        for i in 1..=k {
+            self.u[i] = (1..=k).map(|j| c(i, j) - self.v[j]).min().unwrap_or(0);
+        }
+        let mut free = Vec::new();
+        for j in 1..=k {
+            let i = self.goal_of[j];
+            if c(i, j) - self.u[i] - self.v[j] != 0 {
+                self.goal_of[j] = 0;
+                free.push(i);
+            }
+        }
+        for i in free {
+            self.augment(i, k, &c);
+        }
+        let total: i64 = (1..=k).map(|j| c(self.goal_of[j], j)).sum();
+        (total < BIG).then_some(total as u32)
     }
 
     /// Per box, its cost in the assignment of the last [`Matcher::min_cost_tabled`] of
@@ -85,11 +127,29 @@ impl Matcher {
     }
 
     /// The least total `cost(box, goal)` over all ways to give each of the `k` boxes its
-    /// own goal, or `None` when every way uses an [`IMPOSSIBLE`] pair.
+    /// own goal, or `None` when every way uses an [`IMPOSSIBLE`] pair. After a matching of
+    /// as many boxes, it starts from that one's potentials and assignment, where only the
+    /// boxes whose goal no longer fits are matched again: the searches match siblings one
+    /// after the other, which differ in a box or two.
+    ///
+    /// # Complexity
+    /// O(k^3) cold; warm, O(k^2) and O(k^2) per box whose goal changes.
+    pub fn min_cost(&mut self, k: usize, cost: impl Fn(usize, usize) -> u32) -> Option<u32> {
+        let answer = if self.warm == Some(k) {
+            self.min_cost_warm(k, cost)
+        } else {
+            self.min_cost_cold(k, cost)
+        };
+        self.warm = Some(k);
+        answer
+    }
+
+    /// [`Matcher::min_cost`] from nothing (the Hungarian method with potentials, a box at a
+    /// time).
     ///
     /// # Complexity
     /// O(k^3).
-    pub fn min_cost(&mut self, k: usize, cost: impl Fn(usize, usize) -> u32) -> Option<u32> {
+    fn min_cost_cold(&mut self, k: usize, cost: impl Fn(usize, usize) -> u32) -> Option<u32> {
         // 1-based rows (boxes) and columns (goals); column 0 is the virtual start.
         let c = |i: usize, j: usize| {
             let x = cost(i - 1, j - 1);
@@ -104,54 +164,63 @@ impl Matcher {
         self.way.clear();
         self.way.resize(k + 1, 0);
         for i in 1..=k {
-            self.goal_of[0] = i;
-            let mut j0 = 0;
-            self.min_to.clear();
-            self.min_to.resize(k + 1, i64::MAX);
-            self.used.clear();
-            self.used.resize(k + 1, false);
-            loop {
-                self.used[j0] = true;
-                let i0 = self.goal_of[j0];
-                let mut delta = i64::MAX;
-                let mut j1 = 0;
-                for j in 1..=k {
-                    if !self.used[j] {
-                        let cur = c(i0, j) - self.u[i0] - self.v[j];
-                        if cur < self.min_to[j] {
-                            self.min_to[j] = cur;
-                            self.way[j] = j0;
-                        }
-                        if self.min_to[j] < delta {
-                            delta = self.min_to[j];
-                            j1 = j;
-                        }
-                    }
-                }
-                for j in 0..=k {
-                    if self.used[j] {
-                        self.u[self.goal_of[j]] += delta;
-                        self.v[j] -= delta;
-                    } else {
-                        self.min_to[j] -= delta;
-                    }
-                }
-                j0 = j1;
-                if self.goal_of[j0] == 0 {
-                    break;
-                }
-            }
-            loop {
-                let j1 = self.way[j0];
-                self.goal_of[j0] = self.goal_of[j1];
-                j0 = j1;
-                if j0 == 0 {
-                    break;
-                }
-            }
+            self.augment(i, k, &c);
         }
         let total: i64 = (1..=k).map(|j| c(self.goal_of[j], j)).sum();
         (total < BIG).then_some(total as u32)
+    }
+
+    /// Matches box `i` (1-based), which has no goal, by a shortest augmenting path on the
+    /// reduced costs, keeping the potentials feasible and the matched pairs tight.
+    ///
+    /// # Complexity
+    /// O(k^2).
+    fn augment(&mut self, i: usize, k: usize, c: &impl Fn(usize, usize) -> i64) {
+        self.goal_of[0] = i;
+        let mut j0 = 0;
+        self.min_to.clear();
+        self.min_to.resize(k + 1, i64::MAX);
+        self.used.clear();
+        self.used.resize(k + 1, false);
+        loop {
+            self.used[j0] = true;
+            let i0 = self.goal_of[j0];
+            let mut delta = i64::MAX;
+            let mut j1 = 0;
+            for j in 1..=k {
+                if !self.used[j] {
+                    let cur = c(i0, j) - self.u[i0] - self.v[j];
+                    if cur < self.min_to[j] {
+                        self.min_to[j] = cur;
+                        self.way[j] = j0;
+                    }
+                    if self.min_to[j] < delta {
+                        delta = self.min_to[j];
+                        j1 = j;
+                    }
+                }
+            }
+            for j in 0..=k {
+                if self.used[j] {
+                    self.u[self.goal_of[j]] += delta;
+                    self.v[j] -= delta;
+                } else {
+                    self.min_to[j] -= delta;
+                }
+            }
+            j0 = j1;
+            if self.goal_of[j0] == 0 {
+                break;
+            }
+        }
+        loop {
+            let j1 = self.way[j0];
+            self.goal_of[j0] = self.goal_of[j1];
+            j0 = j1;
+            if j0 == 0 {
+                break;
+            }
+        }
     }
 }
 
@@ -206,6 +275,49 @@ mod tests {
                 brute(k, &cost),
                 "{cost:?}"
             );
+        }
+    }
+
+    /// Warm starts (a matching after one of as many boxes) on
+    /// sequences of matrices each a few changes from the one before, as siblings in the
+    /// search are: the least cost, and the assignment's costs adding up to it.
+    #[test]
+    fn warm_starts_equal_brute_force_on_changing_matrices() {
+        let mut rng = SplitMix64::new(11);
+        let mut matcher = Matcher::new();
+        let mut assigned = Vec::new();
+        let entry = |rng: &mut SplitMix64| {
+            if rng.percent(15) {
+                IMPOSSIBLE
+            } else {
+                rng.below(30) as u32
+            }
+        };
+        for _ in 0..300 {
+            let k = rng.between(1, 7);
+            let mut cost: Vec<Vec<u32>> = (0..k)
+                .map(|_| (0..k).map(|_| entry(&mut rng)).collect())
+                .collect();
+            for _ in 0..20 {
+                for _ in 0..rng.between(1, 4) {
+                    let (i, j) = (rng.below(k), rng.below(k));
+                    cost[i][j] = entry(&mut rng);
+                }
+                if rng.percent(10) {
+                    // Another size in between: the next one starts cold.
+                    let _ = matcher.min_cost_tabled(k + 1, |_, _| 1);
+                }
+                let best = brute(k, &cost);
+                assert_eq!(
+                    matcher.min_cost_tabled(k, |i, j| cost[i][j]),
+                    best,
+                    "{cost:?}"
+                );
+                matcher.assigned_costs(k, &mut assigned);
+                if let Some(best) = best {
+                    assert_eq!(assigned.iter().sum::<u32>(), best, "{cost:?}");
+                }
+            }
         }
     }
 }
