@@ -12,7 +12,7 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-use sokoban::internals::{Pruning, PushProof, fewest_pushes, solve_counting_by};
+use sokoban::internals::{BallPlan, Pruning, PushProof, fewest_pushes, solve_counting_planned};
 use sokoban::{Bounds, Collection, Metric, Options};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -47,6 +47,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 player_sides: false,
                 pairs: false,
                 walks: false,
+                ball: false,
             }
         }
         Ok("sides") => options.bounds.pairs = false,
@@ -59,6 +60,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // `SOKOBAN_WALKS=off`: no bound on the walks left (`Bounds::walks`).
     if std::env::var("SOKOBAN_WALKS").as_deref() == Ok("off") {
         options.bounds.walks = false;
+    }
+    // `SOKOBAN_BALL=off`: no backward ball (`Bounds::ball`, `--metric moves`).
+    if std::env::var("SOKOBAN_BALL").as_deref() == Ok("off") {
+        options.bounds.ball = false;
+    }
+    // `SOKOBAN_BALL_AFTER`, `_PER`, `_STATES`, `_MIB`: when and how far
+    // the ball is built (`BallPlan`).
+    let mut plan = BallPlan::default();
+    let var = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    if let Some(after) = var("SOKOBAN_BALL_AFTER") {
+        plan.after = after;
+    }
+    if let Some(states) = var("SOKOBAN_BALL_STATES") {
+        plan.states = states;
+    }
+    if let Some(per) = var("SOKOBAN_BALL_PER") {
+        plan.per_expansion = per;
+    }
+    if let Some(mib) = var("SOKOBAN_BALL_MIB") {
+        plan.bytes = mib << 20;
     }
     if let Some(seconds) = args.get(2) {
         options.time_limit = Some(Duration::from_secs_f64(seconds.parse()?));
@@ -84,7 +105,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "paths" => PushProof::OnPaths,
             _ => PushProof::Ceiling,
         };
-        let (answer, stats) = solve_counting_by(&level, &options, by);
+        let (answer, stats) = solve_counting_planned(&level, &options, by, plan);
         let counts = match answer {
             Ok(Some(s)) if s.is_proven() => format!("{} {}", s.pushes(), s.moves()),
             Ok(Some(s)) => format!(

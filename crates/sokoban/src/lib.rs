@@ -104,7 +104,7 @@ pub mod internals {
     pub use crate::finder::{Direction, Guide, Halt, Options as FinderOptions, find};
     pub use crate::groups::GroupDeadlocks;
     pub use crate::search::{
-        Pruning, PushProof, PushStats, Stats, fewest_pushes, pushes_bounds, solve_counting,
-        solve_counting_by,
+        BallPlan, Pruning, PushProof, PushStats, Stats, fewest_pushes, pushes_bounds,
+        solve_counting, solve_counting_by, solve_counting_planned,
     };
 }

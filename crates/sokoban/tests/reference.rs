@@ -13,8 +13,8 @@ use std::collections::{BinaryHeap, HashMap};
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Dir};
 use sokoban::internals::{
-    GroupDeadlocks, Pruning, PushProof, Stats, fewest_pushes, pushes_bounds, solve_counting,
-    solve_counting_by,
+    BallPlan, GroupDeadlocks, Pruning, PushProof, Stats, fewest_pushes, pushes_bounds,
+    solve_counting, solve_counting_by, solve_counting_planned,
 };
 use sokoban::{Bounds, Collection, Level, Metric, Options, generate, verify};
 
@@ -124,6 +124,32 @@ fn fast_counting(level: &Level, metric: Metric) -> (Option<(u32, u32)>, Stats) {
         let what = format!("{} without walked over", level.title());
         assert_eq!(replayed(level, again), answer, "{what}");
         assert_eq!(by_plain.walked_over, 0, "{what}");
+        // The backward ball off, built at once small (most states outside it, at its
+        // radius plus one) or larger, and built after a few expansions (the states made
+        // before raised when taken): the same answer.
+        let mut no_ball = options.clone();
+        no_ball.bounds.ball = false;
+        let (again, _) = solve_counting(level, &no_ball);
+        assert_eq!(
+            replayed(level, again),
+            answer,
+            "{} without the ball",
+            level.title()
+        );
+        for (after, states) in [(0, 30), (0, 300), (3, 3000)] {
+            let plan = BallPlan {
+                after,
+                per_expansion: 1000,
+                states,
+                ..BallPlan::default()
+            };
+            let (again, by_ball) =
+                solve_counting_planned(level, &options, PushProof::OneSearch, plan);
+            let what = format!("{} with the ball {after} {states}", level.title());
+            assert_eq!(replayed(level, again), answer, "{what}");
+            stats.ball_radius = stats.ball_radius.max(by_ball.ball_radius);
+            stats.rebounded += by_ball.rebounded;
+        }
     }
     (answer, stats)
 }
@@ -196,6 +222,7 @@ struct Fired {
     corrals: u64,
     refined: u64,
     walked_over: u64,
+    rebounded: u64,
 }
 
 impl Fired {
@@ -208,6 +235,7 @@ impl Fired {
         self.corrals += stats.first_phase.corrals;
         self.refined += stats.refined;
         self.walked_over += stats.walked_over;
+        self.rebounded += stats.rebounded;
     }
 }
 
@@ -269,6 +297,7 @@ fn walks_keep_the_fewest_moves() {
     println!("{solved} of {total} solved, {fired:?}");
     assert!(solved > 50, "{solved} of {total}");
     assert!(fired.walked_over > 1000, "{fired:?}");
+    assert!(fired.rebounded > 100, "{fired:?}");
 }
 
 /// Two rooms of 2 to 4 x 2 to 4 squares joined by a one-wide corridor of 1 to 3
@@ -424,6 +453,7 @@ fn sides_the_player_reaches_keep_both_optima() {
                     player_sides: false,
                     pairs: false,
                     walks: false,
+                    ball: false,
                 },
                 ..Options::default()
             };

@@ -13,6 +13,7 @@
 
 use grid_core::{CellId, Dir, Grid};
 
+use super::ball::{Ball, BallPlan};
 use super::budget::Budget;
 use super::index::EMPTY;
 use super::push_optimum::Known;
@@ -91,6 +92,14 @@ pub struct Stats {
     pub walked_over: u64,
     /// What the first phase did (`--metric pushes`).
     pub first_phase: super::PushStats,
+    /// The moves left within which the backward ball holds every state ([`Ball`]; 0 when
+    /// it is not built).
+    pub ball_radius: u32,
+    /// The box layouts of the backward ball.
+    pub ball_layouts: u64,
+    /// States taken from the queue whose moves bound the ball raised (made before it was
+    /// built), queued again instead of expanded.
+    pub rebounded: u64,
     /// The largest first key of `f` (cost so far plus bound) among the states taken
     /// from the queue: a proven lower bound on the metric's first key of every
     /// solution, also when a limit stops the search (with an admissible bound, an open
@@ -163,6 +172,14 @@ pub(super) struct Search<'a> {
     paths: Option<Known>,
     /// The bound on the walks left ([`Walks`]; 0 everywhere when switched off).
     walks: Walks,
+    /// The exact moves left near the end ([`Ball`]; `None` until built).
+    ball: Option<Ball>,
+    /// When and how large the ball is built; `None` when it is not (off, or
+    /// `--metric pushes`).
+    pub(super) ball_plan: Option<BallPlan>,
+    /// The states made before the ball was built (their bounds do not count it): when
+    /// taken from the queue, their bound is raised by it first ([`Search::rebound`]).
+    ball_from: u32,
     pub(super) table: Table,
     pub(super) queue: Queue,
     pub(super) budget: Budget,
@@ -179,11 +196,12 @@ pub(super) struct Search<'a> {
 
 /// The bound of a state: pushes >= `pushes`, the matching of its layout (`HOPELESS` when
 /// there is none); moves >= the pushes left (at least `left` too: under a ceiling, the
-/// ceiling less the pushes so far) plus the walks left ([`Walks`]), and >= the lone-box
-/// moves of every box from the player's square.
+/// ceiling less the pushes so far) plus the walks left ([`Walks`]), >= the lone-box
+/// moves of every box from the player's square, and >= what the backward ball says
+/// ([`Ball`]: looked up only when the rest is within its radius).
 #[inline]
 fn bound_of(
-    (board, walks): (&Board<'_>, &Walks),
+    (board, walks, ball): (&Board<'_>, &Walks, Option<&Ball>),
     keys: Keys,
     (pushes, left): (u32, u32),
     boxes: &[u16],
@@ -204,6 +222,9 @@ fn bound_of(
             return [HOPELESS; 2];
         }
         moves = moves.max(lone);
+    }
+    if let Some(ball) = ball.filter(|b| moves <= b.radius()) {
+        moves = moves.max(ball.bound(boxes, player));
     }
     let mut bound = [0; 2];
     bound[keys.pushes] = pushes;
@@ -344,6 +365,10 @@ impl<'a> Search<'a> {
             ceiling,
             paths,
             walks,
+            ball: None,
+            ball_plan: (options.metric == Metric::Moves && options.bounds.ball)
+                .then(BallPlan::default),
+            ball_from: 0,
             table,
             queue: Queue::new(order),
             budget,
@@ -445,6 +470,73 @@ impl<'a> Search<'a> {
             let cost = info.cost;
             self.queue.push(self.f(cost, bound), cost[0], state);
         }
+        Ok(true)
+    }
+
+    /// Builds or grows the backward ball ([`Ball`]) as `ball_plan` says, `expanded`
+    /// expansions into the search: at most a third of the budget left when first built;
+    /// when its radius grows, the states made so far are raised by it when taken.
+    pub(super) fn grow_ball(&mut self, expanded: u64) {
+        let Some(plan) = self.ball_plan else {
+            return;
+        };
+        if self.ball.is_none() {
+            let left = self.budget.limit.saturating_sub(self.budget.bytes);
+            self.ball = Ball::new(self.level, plan.bytes.min(left / 3));
+            let Some(ball) = &self.ball else {
+                self.ball_plan = None;
+                return;
+            };
+            self.budget.bytes += ball.budget.bytes;
+        }
+        let Some(ball) = &mut self.ball else {
+            return;
+        };
+        let (bytes, radius) = (ball.budget.bytes, ball.radius());
+        ball.grow(
+            self.level,
+            plan.states.min(plan.per_expansion.saturating_mul(expanded)),
+        );
+        self.budget.bytes = (self.budget.bytes + ball.budget.bytes).saturating_sub(bytes);
+        if ball.radius() > radius {
+            self.ball_from = self.table.info.len() as u32;
+        }
+        self.stats.ball_radius = ball.radius();
+        self.stats.ball_layouts = ball.layouts() as u64;
+    }
+
+    /// Raises the moves bound of the open state `state`, just taken from the queue and
+    /// made before the ball was built, to what the ball says; `true` when that raised it,
+    /// the state then queued again at its new `f` instead of expanded now.
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] when the queue entry does not fit the budget.
+    pub(super) fn rebound(&mut self, state: u32) -> Result<bool, SolveError> {
+        if state >= self.ball_from {
+            return Ok(false);
+        }
+        let Some(ball) = &self.ball else {
+            return Ok(false);
+        };
+        let info = self.table.info[state as usize];
+        let m = self.keys.moves;
+        if info.bound[m] > ball.radius() {
+            return Ok(false);
+        }
+        let moves = ball.bound(self.table.layout(info.layout), info.player);
+        if moves <= info.bound[m] {
+            return Ok(false);
+        }
+        let mut bound = info.bound;
+        bound[m] = moves;
+        self.table.info[state as usize].bound = bound;
+        self.stats.rebounded += 1;
+        if self.budget.bytes + QUEUE_ENTRY_BYTES > self.budget.limit {
+            return Err(SolveError::Memory);
+        }
+        self.budget.bytes += QUEUE_ENTRY_BYTES;
+        self.queue
+            .push(self.f(info.cost, bound), info.cost[0], state);
         Ok(true)
     }
 
@@ -930,7 +1022,7 @@ impl<'a> Search<'a> {
             self.ceiling.saturating_sub(so_far)
         };
         bound_of(
-            (&self.board, &self.walks),
+            (&self.board, &self.walks, self.ball.as_ref()),
             self.keys,
             (pushes, left),
             boxes,

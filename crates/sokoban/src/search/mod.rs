@@ -16,8 +16,11 @@
 //! best-side distances of the matching drop by more than one push). Moves: at least those
 //! pushes, and at least, for every box, the fewest moves that bring that box alone onto a
 //! goal with the player starting on its square (`Board::lone_steps`): the player's track
-//! in any solution, the other boxes taken away, solves each one-box level. In the metric's
-//! order the pair never exceeds the remaining cost lexicographically, so the first solved
+//! in any solution, the other boxes taken away, solves each one-box level. `--metric
+//! moves` also takes the exact moves left near the end from a breadth-first search
+//! backwards from the solved states (`ball`), built once the search has run a while and
+//! grown with it; every state outside it has more moves left than its radius. In the
+//! metric's order the pair never exceeds the remaining cost lexicographically, so the first solved
 //! state taken from the queue (by `Priority`) is optimal on both keys. The bound is
 //! admissible but not always consistent, so a state reached again more cheaply is queued
 //! again (re-opened); a queue entry whose cost is no longer its state's is skipped.
@@ -51,7 +54,7 @@
 //!
 //! # Layout
 //! A ladder, each module using only those before it: `budget` (memory accounting),
-//! `index` (the hash index), `table` (states by box layout), `queue` (the open states),
+//! `index` (the hash index), `ball` (the backward ball), `table` (states by box layout), `queue` (the open states),
 //! `walker` (the player's walks), `expand` (one expansion), and here the driver, which
 //! owns the clock and the triple table's timing and reads the solution back.
 //!
@@ -65,6 +68,7 @@
 //! holds six states, a further line seven more), 64 + 2k bytes per layout, plus the layouts'
 //! hash index and the queue, all counted against the budget.
 
+mod ball;
 mod budget;
 mod expand;
 mod index;
@@ -84,6 +88,7 @@ use crate::matching::Matcher;
 use crate::parse::Level;
 use crate::pattern::{PairPushes, PairScratch};
 use crate::solution::{Metric, Options, Solution, SolveError};
+pub use ball::BallPlan;
 use expand::Search;
 pub use expand::Stats;
 use push_optimum::{Outcome, Paths};
@@ -146,6 +151,20 @@ pub fn solve_counting_by(
     options: &Options,
     proof: PushProof,
 ) -> (Result<Option<Solution>, SolveError>, Stats) {
+    solve_counting_planned(level, options, proof, BallPlan::default())
+}
+
+/// [`solve_counting_by`], the backward ball (`--metric moves` with [`Bounds::ball`])
+/// built as `plan` says rather than [`BallPlan::default`]: for the tests (a ball built
+/// at once, or small) and measurements.
+///
+/// [`Bounds::ball`]: crate::Bounds::ball
+pub fn solve_counting_planned(
+    level: &Level,
+    options: &Options,
+    proof: PushProof,
+    plan: BallPlan,
+) -> (Result<Option<Solution>, SolveError>, Stats) {
     let deadline = options.time_limit.map(|t| Instant::now() + t);
     let Some((board, pairs, pattern)) = tables_unless_dead(level, options) else {
         return (Ok(None), Stats::default());
@@ -195,6 +214,7 @@ pub fn solve_counting_by(
         None => (None, None),
     };
     let mut search = Search::new(level, board, pairs, pattern, options, ceiling, paths);
+    search.ball_plan = search.ball_plan.map(|_| plan);
     let answer = match search.start() {
         Ok(true) => run(&mut search, options, deadline),
         Ok(false) => Ok(None),
@@ -354,6 +374,7 @@ fn run(
     let k = level.boxes().len();
     let triples_at_once = GroupDeadlocks::triples_bytes(level) <= TRIPLES_AT_ONCE_BYTES;
     let mut expanded = 0u64;
+    let mut ball_at = search.ball_plan.map_or(0, |plan| plan.after.max(1));
     loop {
         let Some((f, state)) = search.queue.pop() else {
             return Ok(None);
@@ -367,7 +388,7 @@ fn run(
             let solution = read_solution(level, &search.table, state, &mut search.walker);
             return Ok(Some(Solution::proven(solution, options.metric)));
         }
-        if search.is_walked_over(state) {
+        if search.rebound(state)? || search.is_walked_over(state) {
             continue;
         }
         if !info.refined && search.refine(state)? {
@@ -377,6 +398,10 @@ fn run(
         search.stats.expansions += 1;
         if k >= 3 && (expanded == TRIPLES_AFTER || expanded == 1 && triples_at_once) {
             search.build_triples();
+        }
+        if search.ball_plan.is_some() && expanded == ball_at {
+            search.grow_ball(expanded);
+            ball_at = ball_at.saturating_mul(2);
         }
         if expanded % CLOCK_EVERY == 0 {
             if options.interrupted() {

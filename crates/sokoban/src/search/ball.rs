@@ -1,0 +1,275 @@
+//! The fewest moves left, exactly, near the end (`--metric moves`): a breadth-first search
+//! backwards from the solved states, in reverse steps and pulls, over (box squares, the
+//! player's square), layer by layer while it stays small ("perimeter search").
+//!
+//! # Why it holds
+//! A state's moves left are its distance to a solved state in the graph whose edges are
+//! single moves (a step of the player, or a step that pushes a box). Breadth-first from
+//! every solved state at once (the boxes on the goals, the player on any other square)
+//! along those edges reversed (the player steps back, or steps back pulling the box in
+//! front of it), every state found at layer `d` has exactly `d` moves left; once layers
+//! `0..=radius` are complete, a state not found has more than `radius` moves left. So a
+//! state's moves left are at least what the ball says: its layer when it is in, else
+//! `radius + 1`. The pulls never bring a box onto a dead square (a state found backwards
+//! is solvable), so nothing is pruned and the layers are exact.
+//!
+//! What it brings: where a short solution walks around many boxes (Microban 145, 146:
+//! twelve boxes, each one push from a goal), the bounds by the boxes alone see few of the
+//! walks; the ball sees them all for the last `radius` moves, and lifts every state
+//! outside it to `radius + 1`, so the forward search needs only reach the ball.
+//!
+//! # Complexity
+//! Per state of the ball: 4 reverse steps and 4 pulls, a pull an O(k log k) sort and a
+//! hash lookup; memory one byte per (layout, square) and `2k` bytes per layout, plus the
+//! index. Per lookup from the forward search: an O(k) key and one probe.
+
+use grid_core::{CellId, Dir};
+
+use super::budget::Budget;
+use super::index::{EMPTY, Index};
+use crate::parse::Level;
+
+/// A square of a layout not (yet) in the ball.
+const UNSEEN: u8 = u8::MAX;
+
+/// When the ball is built and how far it grows: see [`BallPlan::default`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BallPlan {
+    /// The expansions of the forward search after which it is first built (most levels
+    /// are solved before and never pay for it); it grows again each time the expansions
+    /// double.
+    pub after: u64,
+    /// Each time, it grows to at most this many states per expansion made so far, so
+    /// that it costs a share of the forward search's work.
+    pub per_expansion: u64,
+    /// The states it holds at most: the layer that passes this is the last.
+    pub states: u64,
+    /// The bytes it takes at most (and at most a third of what the search's budget
+    /// has left when it is first built): the layer that does not fit is the last, part
+    /// built.
+    pub bytes: u64,
+}
+
+impl Default for BallPlan {
+    /// First after 20,000 expansions, up to 64 states per expansion, 8 million states
+    /// and 384 MiB.
+    fn default() -> Self {
+        BallPlan {
+            after: 20_000,
+            per_expansion: 64,
+            states: 8 << 20,
+            bytes: 384 << 20,
+        }
+    }
+}
+
+/// The backward ball around the solved states (see the module documentation).
+#[derive(Debug)]
+pub(super) struct Ball {
+    k: usize,
+    /// The squares of the level.
+    n: usize,
+    /// Per layout, its k box squares, sorted.
+    words: Vec<u16>,
+    /// Per layout, per square, the moves left with the player there, or [`UNSEEN`].
+    dist: Vec<u8>,
+    index: Index,
+    /// Every state with at most this many moves left is in the ball; 0 when it is empty
+    /// (then it answers 0).
+    radius: u32,
+    /// The states with `radius` moves left, from which the next layer is built; empty
+    /// when the ball grows no more.
+    edge: Vec<(u32, u16)>,
+    /// The states in the ball.
+    states: u64,
+    /// What it holds, counted against its own limit.
+    pub(super) budget: Budget,
+}
+
+impl Ball {
+    /// The solved states of `level` (layer 0, radius 0: the ball answers 0 until it
+    /// grows), to take at most `bytes`; `None` when the level has not as many goals as
+    /// boxes, or when they do not fit.
+    pub(super) fn new(level: &Level, bytes: u64) -> Option<Self> {
+        let grid = level.grid();
+        let (n, k) = (grid.cell_count(), level.boxes().len());
+        if k == 0 || level.goals().len() != k || n >= usize::from(u16::MAX) {
+            return None;
+        }
+        let mut ball = Ball {
+            k,
+            n,
+            words: Vec::new(),
+            dist: Vec::new(),
+            index: Index::new(k, n),
+            radius: 0,
+            edge: Vec::new(),
+            states: 0,
+            budget: Budget {
+                bytes: 0,
+                limit: bytes,
+            },
+        };
+        ball.budget.bytes += ball.index.bytes();
+        let mut goals: Vec<u16> = level.goals().iter().map(|g| g.index() as u16).collect();
+        goals.sort_unstable();
+        let solved = ball.layout_of(&goals)?;
+        for c in 0..n {
+            if !goals.contains(&(c as u16)) {
+                if !ball.budget.room(&mut ball.edge, 1) {
+                    return None;
+                }
+                ball.dist[solved as usize * n + c] = 0;
+                ball.edge.push((solved, c as u16));
+            }
+        }
+        ball.states = ball.edge.len() as u64;
+        Some(ball)
+    }
+
+    /// Adds whole layers while the ball holds at most `states` states (the layer that
+    /// passes it is the last added), its budget allows and a state is left to grow
+    /// from. A layer that does not fit is kept as far as it was built (its states are
+    /// exact), and the ball grows no more.
+    pub(super) fn grow(&mut self, level: &Level, states: u64) {
+        let grid = level.grid();
+        let (n, k) = (self.n, self.k);
+        let mut occupied = vec![false; n];
+        let mut next: Vec<(u32, u16)> = Vec::new();
+        let mut boxes = vec![0u16; k];
+        let mut pulled = vec![0u16; k];
+        while !self.edge.is_empty() && self.radius + 1 < u32::from(UNSEEN) && self.states <= states
+        {
+            let step = (self.radius + 1) as u8;
+            let edge = std::mem::take(&mut self.edge);
+            let mut full = false;
+            for &(l, p) in &edge {
+                boxes.copy_from_slice(self.layout(l));
+                for &b in &boxes {
+                    occupied[usize::from(b)] = true;
+                }
+                let p = CellId::new(usize::from(p));
+                for dir in Dir::ALL {
+                    let Some(q) = grid.neighbour(p, dir) else {
+                        continue;
+                    };
+                    let (l2, from) = if !occupied[q.index()] {
+                        // The player stepped from `q` to `p`.
+                        (l, q)
+                    } else {
+                        // The player stepped from behind `p` onto it, pushing the box on
+                        // `p` to `q`: pulled back, the box stands on `p`.
+                        let Some(behind) = grid.neighbour(p, dir.opposite()) else {
+                            continue;
+                        };
+                        if occupied[behind.index()] {
+                            continue;
+                        }
+                        pulled.copy_from_slice(&boxes);
+                        let Some(i) = pulled.iter().position(|&b| usize::from(b) == q.index())
+                        else {
+                            continue;
+                        };
+                        pulled[i] = p.index() as u16;
+                        pulled.sort_unstable();
+                        let Some(l2) = self.layout_of(&pulled) else {
+                            full = true;
+                            break;
+                        };
+                        (l2, behind)
+                    };
+                    let at = l2 as usize * n + from.index();
+                    if self.dist[at] == UNSEEN {
+                        if !self.budget.room(&mut next, 1) {
+                            full = true;
+                            break;
+                        }
+                        self.dist[at] = step;
+                        next.push((l2, from.index() as u16));
+                    }
+                }
+                for &b in &boxes {
+                    occupied[usize::from(b)] = false;
+                }
+                if full {
+                    break;
+                }
+            }
+            self.budget.bytes -= (edge.capacity() * size_of::<(u32, u16)>()) as u64;
+            drop(edge);
+            self.states += next.len() as u64;
+            if full {
+                // Part of the next layer: exact, but not all of it.
+                self.budget.bytes -= (next.capacity() * size_of::<(u32, u16)>()) as u64;
+                return;
+            }
+            self.radius += 1;
+            self.edge = std::mem::take(&mut next);
+        }
+    }
+
+    fn layout(&self, l: u32) -> &[u16] {
+        &self.words[l as usize * self.k..(l as usize + 1) * self.k]
+    }
+
+    /// The layout of `boxes` (sorted), added with every square unseen when new; `None`
+    /// when the budget does not allow it.
+    fn layout_of(&mut self, boxes: &[u16]) -> Option<u32> {
+        let key = self.index.key(boxes);
+        let (words, k) = (&self.words, self.k);
+        let slot = match self
+            .index
+            .find(boxes, key, |l| &words[l as usize * k..l as usize * k + k])
+        {
+            Ok(l) => return Some(l),
+            Err(slot) => slot,
+        };
+        let l = (self.words.len() / k) as u32;
+        if l >= EMPTY - 1
+            || !self.budget.room(&mut self.words, k)
+            || !self.budget.room(&mut self.dist, self.n)
+        {
+            return None;
+        }
+        self.words.extend_from_slice(boxes);
+        self.dist.resize(self.dist.len() + self.n, UNSEEN);
+        let (words, k) = (&self.words, self.k);
+        self.index
+            .insert(key.0, slot, l, &mut self.budget, |l| {
+                &words[l as usize * k..l as usize * k + k]
+            })
+            .then_some(l)
+    }
+
+    /// The moves left at least with the boxes on `boxes` (sorted) and the player on
+    /// `player`: exact inside the ball, `radius + 1` outside; 0 when off.
+    #[inline]
+    pub(super) fn bound(&self, boxes: &[u16], player: u16) -> u32 {
+        if self.radius == 0 {
+            return 0;
+        }
+        let key = self.index.key(boxes);
+        let (words, k) = (&self.words, self.k);
+        match self
+            .index
+            .find(boxes, key, |l| &words[l as usize * k..l as usize * k + k])
+        {
+            Ok(l) => match self.dist[l as usize * self.n + usize::from(player)] {
+                UNSEEN => self.radius + 1,
+                d => u32::from(d),
+            },
+            Err(_) => self.radius + 1,
+        }
+    }
+
+    /// Every state with more moves left than this is outside the ball.
+    #[inline]
+    pub(super) fn radius(&self) -> u32 {
+        self.radius
+    }
+
+    /// The layouts in the ball.
+    pub(super) fn layouts(&self) -> usize {
+        self.words.len().checked_div(self.k).unwrap_or(0)
+    }
+}
