@@ -127,6 +127,17 @@ fn every_technique() -> Vec<Techniques> {
             ..Techniques::default()
         });
     }
+    // Corridor splits (`cbs_corridors`, on in the variants above) off, in the groups'
+    // searches and in the search over all agents.
+    for cbs_whole in [Whole::AfterGroups, Whole::First] {
+        all.push(Techniques {
+            planning: false,
+            cbs: Cbs::Everywhere,
+            cbs_whole,
+            cbs_corridors: false,
+            ..Techniques::default()
+        });
+    }
     all
 }
 
@@ -490,6 +501,7 @@ fn cores_replayed_in_a_wider_session_keep_the_bound_exact() {
 fn two_agents_crossing_an_open_square_are_split_as_a_pair() {
     use ghosts::internals::mapf::sat::Deadline;
     use ghosts::internals::mapf::soc::cbs::{Classify, PairCosts, Searched, least_extra};
+    use ghosts::internals::mapf::soc::corridor::Corridors;
     use ghosts::internals::mapf::soc::encoding::Sessions;
     use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
     use ghosts::internals::mapf::soc::symmetry::PairSplits;
@@ -521,6 +533,7 @@ fn two_agents_crossing_an_open_square_are_split_as_a_pair() {
                 pair_costs,
                 classify,
                 &mut splits,
+                &mut Corridors::off(),
                 4,
                 64 << 20,
                 Deadline(None),
@@ -536,6 +549,74 @@ fn two_agents_crossing_an_open_square_are_split_as_a_pair() {
     }
 }
 
+/// Two agents swapping sides through a corridor of three cells (in the second map, a
+/// pocket below its middle cell leaves two corridors of one cell, and a way for one to
+/// step aside): every vertex or edge split moves their head-on meeting one step along,
+/// while one corridor split ("the first does not reach its far end before the second
+/// has come through", or the other way round) settles it. The search answers the
+/// reference's optimum with the corridor splits and without, and with them makes at
+/// least one, and fewer low-level searches in the corridor of three cells.
+#[test]
+fn two_agents_head_on_in_a_corridor_are_split_once() {
+    use ghosts::internals::mapf::sat::Deadline;
+    use ghosts::internals::mapf::soc::cbs::{Classify, PairCosts, Searched, least_extra};
+    use ghosts::internals::mapf::soc::corridor::Corridors;
+    use ghosts::internals::mapf::soc::symmetry::PairSplits;
+
+    let maps: [&[&str]; 2] = [
+        &["..###..", ".......", "..###.."],
+        &["..###..", ".......", "..#.#.."],
+    ];
+    for rows in maps {
+        let grid = Grid::new(rows.len(), rows[0].len(), |r, c| {
+            rows[r].as_bytes()[c] == b'.'
+        });
+        let at = |r, c| grid.cell(r, c).unwrap();
+        let (starts, goals) = ([at(1, 0), at(1, 6)], [at(1, 6), at(1, 0)]);
+        let optimum = reference_soc(&grid, &starts, &goals).unwrap();
+        let gap = u32::try_from(optimum - 12).unwrap();
+        let instance = ghosts::internals::mapf::Instance::new(&grid, &starts, &goals);
+        let mut spent = Vec::new();
+        for (pair_costs, classify) in [
+            (PairCosts::Instance, Classify::Earliest),
+            (PairCosts::UnderConstraints, Classify::Mdd),
+        ] {
+            for on in [true, false] {
+                let mut corridors = Corridors { on, made: 0 };
+                let mut searches = 100_000u64;
+                let searched = least_extra(
+                    &instance,
+                    &[0, 1],
+                    0,
+                    &[],
+                    pair_costs,
+                    classify,
+                    &mut PairSplits::off(),
+                    &mut corridors,
+                    gap + 4,
+                    64 << 20,
+                    Deadline(None),
+                    &mut searches,
+                    usize::MAX,
+                );
+                assert!(
+                    matches!(searched, Searched::Plan { extra, .. } if extra == gap),
+                    "{rows:?} {pair_costs:?} {classify:?} {on} {searched:?} {gap}"
+                );
+                assert_eq!(
+                    corridors.made > 0,
+                    on,
+                    "{rows:?} {pair_costs:?} {classify:?}"
+                );
+                spent.push(100_000 - searches);
+            }
+            // Fewer in the corridor of three cells; where one steps aside, either way.
+            let (with, without) = (spent[spent.len() - 2], spent[spent.len() - 1]);
+            assert!(with < without || rows[2] == "..#.#..", "{rows:?} {spent:?}");
+        }
+    }
+}
+
 /// Conflict-based search alone against the exhaustive search on tiny maps, with the
 /// pairs' bounds on its nodes and without, and with few low-level searches allowed: a
 /// plan is the optimum's, and every bound it proves, when it gives up too, is at most
@@ -545,11 +626,12 @@ fn two_agents_crossing_an_open_square_are_split_as_a_pair() {
 fn conflict_based_search_bounds_never_pass_the_optimum() {
     use ghosts::internals::mapf::sat::Deadline;
     use ghosts::internals::mapf::soc::cbs::{Classify, PairCosts, Searched, least_extra};
+    use ghosts::internals::mapf::soc::corridor::Corridors;
     use ghosts::internals::mapf::soc::encoding::Sessions;
     use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
     use ghosts::internals::mapf::soc::symmetry::PairSplits;
 
-    let (mut gave_up, mut raised, mut split) = (0, 0, 0);
+    let (mut gave_up, mut raised, mut split, mut corridor_splits) = (0, 0, 0, 0);
     on_tiny_instances(1721, 150, |dataset, gap, instance, everyone, _| {
         let bound = pairwise_bound(
             instance,
@@ -558,19 +640,21 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
             &Sessions::new(true, Deadline(None)),
             Cbs::Off,
         );
-        // Pair splits (`symmetry`) off and on.
+        // Pair splits (`symmetry`) off and on; corridor splits (`corridor`) off and on.
         let variants = [
             (
                 &bound.pairs[..],
                 PairCosts::Instance,
                 Classify::Earliest,
                 false,
+                false,
             ),
-            (&[], PairCosts::Instance, Classify::Mdd, false),
+            (&[], PairCosts::Instance, Classify::Mdd, false, true),
             (
                 &bound.pairs[..],
                 PairCosts::UnderConstraints,
                 Classify::Mdd,
+                false,
                 false,
             ),
             (
@@ -578,19 +662,25 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                 PairCosts::Instance,
                 Classify::Earliest,
                 true,
+                true,
             ),
             (
                 &bound.pairs[..],
                 PairCosts::UnderConstraints,
                 Classify::Mdd,
                 true,
+                true,
             ),
         ];
-        for (pairs, pair_costs, classify, on) in variants {
+        for (pairs, pair_costs, classify, on, corridors) in variants {
             for allowance in [gap.saturating_sub(1), gap, gap + 2] {
                 for budget in [2, 8, 64, 20_000] {
                     let mut searches = budget;
                     let mut splits = PairSplits { on, made: 0 };
+                    let mut corridor = Corridors {
+                        on: corridors,
+                        made: 0,
+                    };
                     let searched = least_extra(
                         instance,
                         everyone,
@@ -599,6 +689,7 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                         pair_costs,
                         classify,
                         &mut splits,
+                        &mut corridor,
                         allowance,
                         64 << 20,
                         Deadline(None),
@@ -608,7 +699,7 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                     );
                     let context = || {
                         format!(
-                            "{pair_costs:?} {classify:?} {on} {allowance} {budget} {searched:?}\n{}",
+                            "{pair_costs:?} {classify:?} {on} {corridors} {allowance} {budget} {searched:?}\n{}",
                             draw(dataset)
                         )
                     };
@@ -624,16 +715,18 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                         }
                     }
                     split += splits.made;
+                    corridor_splits += corridor.made;
                 }
             }
         }
         true
     });
-    // Searches cut short, some with a bound above zero; and nodes split on pairs (2849
-    // of them).
+    // Searches cut short, some with a bound above zero; nodes split on pairs (2849 of
+    // them) and on corridors (110).
     assert!(gave_up > 50, "{gave_up}");
     assert!(raised > 10, "{raised}");
     assert!(split > 1000, "{split}");
+    assert!(corridor_splits > 50, "{corridor_splits}");
 }
 
 /// Sessions that fill the memory ([`Sessions::filling`]) decide the budgets as the

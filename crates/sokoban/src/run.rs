@@ -14,7 +14,7 @@ use std::time::Instant;
 use grid_core::report;
 use grid_core::{ParseError, RunError};
 
-use crate::parse::{Collection, DEFAULT_MAX_CELLS, Level, no_level};
+use crate::parse::{Collection, DEFAULT_MAX_CELLS, Level, LevelText, no_level};
 use crate::range::LevelRange;
 use crate::solution::{Options, Solution, SolveError};
 use crate::{show, svg};
@@ -175,8 +175,9 @@ impl<O: Write, E: Write> Printer<'_, O, E> {
     }
 }
 
-/// One level for a worker: its place among the selected levels, and the level.
-type Job = (usize, Level);
+/// One level for a worker: its place among the selected levels, the level, and the
+/// threads it may use ([`Options::threads`]).
+type Job = (usize, Level, NonZeroUsize);
 
 /// Solves jobs until the channel closes or `stop` is set, sending each answer back.
 fn work(
@@ -191,13 +192,19 @@ fn work(
             Ok(jobs) => jobs.recv(),
             Err(_) => return,
         };
-        let Ok((place, level)) = job else {
+        let Ok((place, level, threads)) = job else {
             return;
         };
         if stop.load(Ordering::Relaxed) {
             return;
         }
-        let answer = crate::solve(&level, options);
+        let answer = crate::solve(
+            &level,
+            &Options {
+                threads,
+                ..options.clone()
+            },
+        );
         if done
             .send((place, Done::Answered(Box::new(level), answer)))
             .is_err()
@@ -237,6 +244,22 @@ impl Workers {
     }
 }
 
+/// The next level text of `collection` in `levels` (every one when `None`), or `None` past
+/// the last.
+fn next_selected<R: BufRead>(
+    collection: &mut Collection<R>,
+    levels: Option<LevelRange>,
+) -> Result<Option<LevelText>, RunError> {
+    while let Some(text) = collection.next_text()? {
+        match levels {
+            Some(range) if text.number < range.first() => continue,
+            Some(range) if text.number > range.last() => return Ok(None),
+            _ => return Ok(Some(text)),
+        }
+    }
+    Ok(None)
+}
+
 /// Reads the selected levels of `collection`, hands each well-formed one to the workers
 /// (a level ahead of them at most: memory stays bounded and the answers stream) and the
 /// answers to `printer`; returns how many levels were selected.
@@ -248,18 +271,24 @@ fn feed<R: BufRead, O: Write, E: Write>(
     options: &Options,
 ) -> Result<usize, RunError> {
     let mut selected = 0;
-    while let Some(text) = collection.next_text()? {
+    let mut ahead = next_selected(collection, levels)?;
+    let mut failed = None;
+    while let Some(text) = ahead.take() {
         if options.interrupted() {
             break;
         }
-        if let Some(range) = levels {
-            if text.number < range.first() {
-                continue;
-            }
-            if text.number > range.last() {
-                break;
-            }
-        }
+        // A failed read is told after this level's answer: answers before it are kept.
+        ahead = next_selected(collection, levels).unwrap_or_else(|e| {
+            failed = Some(e);
+            None
+        });
+        // A lone level gets every job's thread (the finder and the exact search side by
+        // side); in a collection each level has one, and the levels share the jobs.
+        let threads = if selected == 0 && ahead.is_none() && failed.is_none() {
+            NonZeroUsize::new(workers.width).unwrap_or(NonZeroUsize::MIN)
+        } else {
+            NonZeroUsize::MIN
+        };
         let place = selected;
         selected += 1;
         match text.into_level() {
@@ -271,7 +300,7 @@ fn feed<R: BufRead, O: Write, E: Write>(
                 if options.interrupted() {
                     break;
                 }
-                if workers.jobs.send((place, level)).is_ok() {
+                if workers.jobs.send((place, level, threads)).is_ok() {
                     workers.in_flight += 1;
                 }
             }
@@ -280,7 +309,10 @@ fn feed<R: BufRead, O: Write, E: Write>(
     while workers.in_flight > 0 {
         workers.print_one(printer)?;
     }
-    Ok(selected)
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(selected),
+    }
 }
 
 /// Reads the levels of `input` one by one and writes for each selected one its title line
@@ -455,6 +487,28 @@ mod tests {
         assert_eq!(runs[0].0, 1, "{}", String::from_utf8_lossy(&runs[0].2));
         assert_eq!(runs[0], runs[1]);
         assert_eq!(runs[0], runs[2]);
+
+        // A lone level, and one selected by --level, take every job's thread: the same
+        // answers as on one.
+        let lone = generate::collection(5, 1, 3, 6);
+        for (text, levels) in [(&lone, None), (&text, Some("3".parse().unwrap()))] {
+            let mut outs = Vec::new();
+            for jobs in [1, 2] {
+                let options = RunOptions {
+                    jobs: NonZeroUsize::new(jobs).unwrap(),
+                    levels,
+                    ..RunOptions::default()
+                };
+                let mut out = Vec::new();
+                assert_eq!(
+                    run(text.as_bytes(), &mut out, &mut Vec::new(), &options).unwrap(),
+                    0
+                );
+                outs.push(String::from_utf8(out).unwrap());
+            }
+            assert_eq!(outs[0].lines().count(), 2, "{}", outs[0]);
+            assert_eq!(outs[0], outs[1]);
+        }
     }
 
     #[test]

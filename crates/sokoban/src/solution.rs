@@ -6,6 +6,7 @@
 //! bound that was proven, so that an answer found but not proven (issue 16's anytime
 //! search) fits the same type without a caller mistaking it for a proof.
 
+use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -42,6 +43,11 @@ pub struct Options {
     /// box layout, with the walk from its square to this one, costs no more
     /// (docs/sokoban.md, "Walked over"). Default `true`; switched off to measure it.
     pub walked_over: bool,
+    /// The threads one level may use (default 1). With 2 or more, the finder and the exact
+    /// search run side by side, each on its own thread, each with the whole time limit
+    /// (the finder with a quarter of `memory_mib`, the exact search with the rest),
+    /// instead of one after the other; [`crate::run`] gives a lone level all its jobs.
+    pub threads: NonZeroUsize,
 }
 
 /// The lower bounds the exact search and the push optimum use on top of the matching of
@@ -92,18 +98,35 @@ impl Default for Bounds {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Default)]
-pub struct Interrupt(Arc<AtomicBool>);
+pub struct Interrupt(Arc<Flag>);
+
+/// The flag behind an [`Interrupt`], and the flag it follows, if any.
+#[derive(Debug, Default)]
+struct Flag {
+    set: AtomicBool,
+    parent: Option<Interrupt>,
+}
 
 impl Interrupt {
     /// Sets the flag: every search with it stops at its next look (every few thousand
     /// expansions), and [`crate::run`] reads no further level.
     pub fn interrupt(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.set.store(true, Ordering::Relaxed);
     }
 
-    /// Whether the flag is set.
+    /// Whether the flag is set, or the flag of the interrupt it was made to follow
+    /// (one search of a level stops the other through such a flag).
     pub fn is_set(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.0.set.load(Ordering::Relaxed) || self.0.parent.as_ref().is_some_and(Self::is_set)
+    }
+
+    /// A new flag that is also set whenever `parent` is (when there is one): one search of
+    /// a level stops the other through it, and the caller's interrupt still stops both.
+    pub(crate) fn follower(parent: Option<&Interrupt>) -> Interrupt {
+        Interrupt(Arc::new(Flag {
+            set: AtomicBool::new(false),
+            parent: parent.cloned(),
+        }))
     }
 }
 
@@ -121,10 +144,18 @@ impl Options {
     pub(crate) fn interrupted(&self) -> bool {
         self.interrupt.as_ref().is_some_and(Interrupt::is_set)
     }
+
+    /// Sets [`Options::interrupt`], when there is one: the searches with these options
+    /// stop at their next look.
+    pub(crate) fn stop(&self) {
+        if let Some(interrupt) = &self.interrupt {
+            interrupt.interrupt();
+        }
+    }
 }
 
 impl Default for Options {
-    /// [`Metric::Pushes`], [`DEFAULT_MEMORY_MIB`], no time limit.
+    /// [`Metric::Pushes`], [`DEFAULT_MEMORY_MIB`], no time limit, one thread.
     fn default() -> Self {
         Options {
             metric: Metric::Pushes,
@@ -133,6 +164,7 @@ impl Default for Options {
             interrupt: None,
             bounds: Bounds::default(),
             walked_over: true,
+            threads: NonZeroUsize::MIN,
         }
     }
 }

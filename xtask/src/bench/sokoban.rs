@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::fs;
 
 use std::path::Path;
+use std::thread;
 
 use super::cactus::{Curve, Plot};
 use super::measure::{Measure, measure_any};
@@ -328,6 +329,17 @@ fn run_level(
         Clock::Cpu => (limit.ceil() as u64 + 1, limit * 30.0),
         Clock::Wall => (limit.ceil() as u64 + 5, limit),
     };
+    // On the wall clock a level gets the machine's cores (the solver's default `--jobs`:
+    // its finder and exact search side by side); on the CPU clock one thread, since
+    // `ulimit -t` counts every thread's time.
+    let jobs = match clock {
+        Clock::Cpu => 1,
+        Clock::Wall => thread::available_parallelism().map_or(1, usize::from),
+    };
+    let cpu_cap = match clock {
+        Clock::Cpu => cpu_cap,
+        Clock::Wall => cpu_cap * jobs as u64,
+    };
     let cpu_cap = format!("ulimit -t {cpu_cap}; exec \"$0\" \"$@\"");
     let args = [
         "-c".to_owned(),
@@ -342,7 +354,7 @@ fn run_level(
         "--memory-mib".to_owned(),
         "4096".to_owned(),
         "--jobs".to_owned(),
-        "1".to_owned(),
+        jobs.to_string(),
     ];
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let measure = measure_under_cpu_limit(&args, input, &out, limit)?;

@@ -51,6 +51,7 @@ use std::rc::Rc;
 
 use grid_core::CellId;
 
+use super::corridor::{Corridor, Corridors, corridor_through, split, with_distances};
 use super::pair_cost::{PairExtra, Rules, Walker, mdd, pair_extra};
 use super::pairwise::{Pair, min_cover};
 use super::planning;
@@ -135,6 +136,8 @@ enum Constraint {
     From { cell: u32, time: u32 },
     /// Arriving at its goal for the last time after `time` (target reasoning).
     Longer { time: u32 },
+    /// Not on `cell` at any time up to `time` (corridor reasoning).
+    Before { cell: u32, time: u32 },
 }
 
 /// A conflict between two agents of the group (indices in the group).
@@ -165,6 +168,14 @@ enum Conflict {
     /// `a` and `b`, costing `costs`, proven not to fit together at those costs
     /// ([`super::symmetry`]).
     Costlier { a: usize, b: usize, costs: [u32; 2] },
+    /// `a` and `b` head-on in a corridor ([`super::corridor`]): `a` reaching `ends[0]`
+    /// by `times[0]` and `b` reaching `ends[1]` by `times[1]` do not go together.
+    Corridor {
+        a: usize,
+        b: usize,
+        ends: [u32; 2],
+        times: [u32; 2],
+    },
 }
 
 impl Conflict {
@@ -173,7 +184,7 @@ impl Conflict {
         match self {
             Conflict::Vertex { a, b, .. } | Conflict::Edge { a, b, .. } => (a, b),
             Conflict::Target { crosser, home, .. } => (crosser, home),
-            Conflict::Costlier { a, b, .. } => (a, b),
+            Conflict::Costlier { a, b, .. } | Conflict::Corridor { a, b, .. } => (a, b),
         }
     }
 
@@ -222,6 +233,24 @@ impl Conflict {
             Conflict::Costlier { a, b, costs } => [
                 (a, Constraint::Longer { time: costs[0] }),
                 (b, Constraint::Longer { time: costs[1] }),
+            ],
+            // Every plan has `a` off its far end until `times[0]` or `b` off its far
+            // end until `times[1]` ([`super::corridor`]).
+            Conflict::Corridor { a, b, ends, times } => [
+                (
+                    a,
+                    Constraint::Before {
+                        cell: ends[0],
+                        time: times[0],
+                    },
+                ),
+                (
+                    b,
+                    Constraint::Before {
+                        cell: ends[1],
+                        time: times[1],
+                    },
+                ),
             ],
         }
     }
@@ -334,6 +363,12 @@ struct Group<'i, 'a> {
     /// Whether a node is split on a pair that does not fit at its own costs
     /// ([`super::symmetry`]), and the splits made.
     pair_splits: std::cell::Cell<PairSplits>,
+    /// Whether a node is split on a corridor conflict ([`super::corridor`]), and the
+    /// splits made.
+    corridors: std::cell::Cell<Corridors>,
+    /// The corridors met, by their least interior cell (with their distance tables,
+    /// counted in `memo_bytes`).
+    corridor_memo: std::cell::RefCell<IntMap<u32, Rc<Corridor>>>,
     /// The low-level searches' buffers.
     scratch: std::cell::RefCell<Scratch>,
     /// The conflict detection's arrays by cell.
@@ -361,6 +396,7 @@ pub fn least_extra(
     pair_costs: PairCosts,
     classify: Classify,
     pair_splits: &mut PairSplits,
+    corridors: &mut Corridors,
     allowance: u32,
     bytes: u64,
     deadline: Deadline,
@@ -391,6 +427,8 @@ pub fn least_extra(
         classify,
         singletons: std::cell::RefCell::new(HashMap::new()),
         pair_splits: std::cell::Cell::new(*pair_splits),
+        corridors: std::cell::Cell::new(*corridors),
+        corridor_memo: std::cell::RefCell::default(),
         scratch: std::cell::RefCell::default(),
         cells: std::cell::RefCell::default(),
     };
@@ -403,6 +441,7 @@ pub fn least_extra(
     let searched = group.search(floor, allowance, &limits);
     *searches = limits.searches.get();
     *pair_splits = group.pair_splits.get();
+    *corridors = group.corridors.get();
     searched
 }
 
@@ -685,6 +724,7 @@ impl Group<'_, '_> {
                 let mut best: Option<(u8, Conflict, [Child; 2])> = None;
                 let mut bypassed = false;
                 for &conflict in found.iter().take(CLASSIFIED) {
+                    let conflict = self.corridor(&nodes[n].paths, conflict).unwrap_or(conflict);
                     let children = conflict.split(&self.goals).map(|(i, constraint)| {
                         self.child(&nodes, n, &cat, i, constraint, allowance, limits, used)
                     });
@@ -746,6 +786,11 @@ impl Group<'_, '_> {
                 }
                 break (conflict, children);
             };
+            if matches!(conflict, Conflict::Corridor { .. }) {
+                let mut made = self.corridors.get();
+                made.made += 1;
+                self.corridors.set(made);
+            }
             let split = conflict.split(&self.goals);
             for ((agent, constraint), child) in split.into_iter().zip(children) {
                 let Child::Path { path, extra, .. } = child else {
@@ -804,6 +849,50 @@ impl Group<'_, '_> {
             a,
             b,
             costs: [cost(a), cost(b)],
+        })
+    }
+
+    /// With corridor splits on, `conflict` (between two paths of `paths`) as a corridor
+    /// conflict when it is a vertex or edge conflict on a cell of a corridor that the
+    /// two cross head-on ([`super::corridor`]).
+    ///
+    /// # Complexity
+    /// O(k + H) for a corridor of k cells and paths of H steps, plus four breadth-first
+    /// searches of the map the first time the corridor is met.
+    fn corridor(&self, paths: &[Rc<Vec<u32>>], conflict: Conflict) -> Option<Conflict> {
+        if !self.corridors.get().on {
+            return None;
+        }
+        let (a, b, cells) = match conflict {
+            Conflict::Vertex { a, b, cell, .. } => (a, b, [cell, cell]),
+            Conflict::Edge { a, b, from, to, .. } => (a, b, [from, to]),
+            _ => return None,
+        };
+        let grid = self.instance.grid;
+        let (interior, ends) = cells
+            .iter()
+            .find_map(|&cell| corridor_through(grid, cell))?;
+        let known = self.corridor_memo.borrow().get(&interior[0]).cloned();
+        let corridor = match known {
+            Some(corridor) => corridor,
+            None => {
+                let corridor = Rc::new(with_distances(grid, interior, ends));
+                self.memo_bytes
+                    .set(self.memo_bytes.get() + corridor.bytes() + MEMO_BYTES);
+                self.corridor_memo
+                    .borrow_mut()
+                    .insert(corridor.interior[0], Rc::clone(&corridor));
+                corridor
+            }
+        };
+        let start = |i: usize| self.instance.starts[self.agents[i]].index() as u32;
+        let [(end_a, until_a), (end_b, until_b)] =
+            split(&corridor, [start(a), start(b)], [&paths[a], &paths[b]])?;
+        Some(Conflict::Corridor {
+            a,
+            b,
+            ends: [end_a, end_b],
+            times: [until_a, until_b],
         })
     }
 
@@ -885,7 +974,7 @@ impl Group<'_, '_> {
                     1 + u8::from(s.iter().skip(time as usize).any(|&c| c == Some(goal)))
                 }
                 // Both children cost more (never found among a node's conflicts).
-                Conflict::Costlier { .. } => 2,
+                Conflict::Costlier { .. } | Conflict::Corridor { .. } => 2,
             };
             // Among equals, target conflicts first (the arrival constraint moves a whole
             // arrival, not one step), as CBSH2-RTC orders them.
@@ -1271,6 +1360,13 @@ fn rules(constraints: &[Constraint], goal: u32) -> Option<Rules> {
                 *e = (*e).min(time);
             }
             Constraint::Longer { time } => rules.after = rules.after.max(i64::from(time)),
+            Constraint::Before { cell, time } => {
+                let e = rules.until.entry(cell).or_insert(time);
+                *e = (*e).max(time);
+                if cell == goal {
+                    rules.after = rules.after.max(i64::from(time));
+                }
+            }
         }
     }
     Some(rules)

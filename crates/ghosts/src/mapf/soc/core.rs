@@ -156,6 +156,9 @@ pub struct Groups {
     /// Whether its conflict-based searches split on pairs that do not fit at their own
     /// costs ([`super::symmetry`]).
     cbs_pair_splits: bool,
+    /// Whether its conflict-based searches split on corridor conflicts
+    /// ([`super::corridor`]).
+    cbs_corridors: bool,
 }
 
 /// Agents decided together.
@@ -195,6 +198,7 @@ impl Groups {
             cbs_pairs: false,
             cbs_pair_costs: cbs::PairCosts::Instance,
             cbs_pair_splits: false,
+            cbs_corridors: false,
         }
     }
 
@@ -230,6 +234,15 @@ impl Groups {
     pub fn with_cbs_pair_splits(self, on: bool) -> Self {
         Groups {
             cbs_pair_splits: on,
+            ..self
+        }
+    }
+
+    /// These groups, their conflict-based searches splitting on corridor conflicts when
+    /// `on` ([`super::corridor`]).
+    pub fn with_cbs_corridors(self, on: bool) -> Self {
+        Groups {
+            cbs_corridors: on,
             ..self
         }
     }
@@ -285,6 +298,10 @@ impl Groups {
             cbs::Classify::Earliest,
             &mut super::symmetry::PairSplits {
                 on: self.cbs_pair_splits,
+                made: 0,
+            },
+            &mut super::corridor::Corridors {
+                on: self.cbs_corridors,
                 made: 0,
             },
             allowance,

@@ -39,6 +39,7 @@
 
 pub mod cbs;
 pub mod core;
+pub mod corridor;
 pub mod encoding;
 mod int_hash;
 pub mod pair_cost;
@@ -112,6 +113,11 @@ pub struct Techniques {
     /// fit at its two agents' own costs is split into "one costs more" and "the other
     /// costs more" when no cardinal conflict is found ([`symmetry`]).
     pub cbs_pair_splits: bool,
+    /// With `cbs`: a node whose two agents meet head-on in a corridor is split into
+    /// "the first does not reach its far end by t1" and "the second does not reach its
+    /// far end by t2" ([`corridor`]), where a vertex or edge split would move the meeting
+    /// one step along.
+    pub cbs_corridors: bool,
     /// The SAT sessions' solvers in CaDiCaL's `plain` configuration, without
     /// preprocessing or inprocessing ([`encoding::Sessions::plain`]).
     pub plain_sat: bool,
@@ -224,6 +230,7 @@ impl Default for Techniques {
             cbs_whole: Whole::AfterGroups,
             cbs_mdd: true,
             cbs_pair_splits: true,
+            cbs_corridors: true,
             plain_sat: true,
             cbs_whole_late: true,
             whole_late_cells: WHOLE_LATE_CELLS,
@@ -268,6 +275,8 @@ struct WholeSearch<'i, 'a> {
     classify: cbs::Classify,
     /// Whether it splits on pairs that do not fit at their own costs.
     pair_splits: bool,
+    /// Whether it splits on corridor conflicts.
+    corridors: bool,
     /// Bytes it may take.
     room: u64,
 }
@@ -304,6 +313,10 @@ impl WholeSearch<'_, '_> {
             self.classify,
             &mut symmetry::PairSplits {
                 on: self.pair_splits,
+                made: 0,
+            },
+            &mut corridor::Corridors {
+                on: self.corridors,
                 made: 0,
             },
             allowance,
@@ -514,13 +527,15 @@ pub fn solve_within(
         pair_costs,
         classify,
         pair_splits: techniques.cbs_pair_splits,
+        corridors: techniques.cbs_corridors,
         room,
     };
     let mut groups = core::Groups::new()
         .with_cbs(techniques.cbs)
         .with_cbs_pairs(techniques.cbs_pairs)
         .with_cbs_pair_costs(pair_costs)
-        .with_cbs_pair_splits(techniques.cbs_pair_splits);
+        .with_cbs_pair_splits(techniques.cbs_pair_splits)
+        .with_cbs_corridors(techniques.cbs_corridors);
     // Every budget below `delta` is proved impossible: LB + delta is the proven bound
     // whenever the loop stops.
     let mut budgets = || -> Result<Option<SocPlan>, Unanswered> {

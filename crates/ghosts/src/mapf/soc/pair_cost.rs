@@ -39,6 +39,9 @@ pub struct Rules {
     pub edge: IntSet<(u32, u32, u32)>,
     /// Cell -> the time from which the agent may not be on it.
     pub from: IntMap<u32, u32>,
+    /// Cell -> the last time up to which (from time 0) the agent may not be on it
+    /// ([`super::corridor`]).
+    pub until: IntMap<u32, u32>,
     /// The agent arrives at its goal for good after this time (-1: at any time).
     pub after: i64,
 }
@@ -48,6 +51,7 @@ impl Rules {
     pub fn forbids(&self, cell: u32, time: u32) -> bool {
         (!self.vertex.is_empty() && self.vertex.contains(&(cell, time)))
             || (!self.from.is_empty() && self.from.get(&cell).is_some_and(|&s| time >= s))
+            || (!self.until.is_empty() && self.until.get(&cell).is_some_and(|&s| time <= s))
     }
 
     /// Whether the agent may not move from `from` to `to` in the step that ends at `time`.

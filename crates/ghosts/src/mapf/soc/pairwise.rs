@@ -160,6 +160,7 @@ fn pair_extra(
             cbs::Classify::Earliest,
             // Two agents and no pairs' bounds: nothing to split on.
             &mut PairSplits::off(),
+            &mut super::corridor::Corridors::off(),
             cap - 1,
             bytes,
             sessions.deadline(),
