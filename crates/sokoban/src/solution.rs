@@ -67,9 +67,10 @@ pub struct Bounds {
     /// far as the boxes must go in all, so the walks bring it back; the moves bound is the
     /// pushes left plus those. Default `true`.
     pub walks: bool,
-    /// `--metric moves`: the backward ball (docs/sokoban.md, "The backward ball"): the
-    /// exact moves left of every state within a few moves of the end, found backwards
-    /// from the solved states; every state outside it has more. Default `true`.
+    /// The backward ball (docs/sokoban.md, "The backward ball"): the exact moves left
+    /// (`--metric moves`) or pushes left (`--metric pushes`, both phases) of every state
+    /// near the end, found backwards from the solved states; every state outside it has
+    /// more. Default `true`.
     pub ball: bool,
 }
 

@@ -115,6 +115,32 @@ fn fast_counting(level: &Level, metric: Metric) -> (Option<(u32, u32)>, Stats) {
             stats.refined += by_two.refined;
             stats.first_phase = by_two.first_phase;
         }
+        // The backward ball by pushes (the first phase's passed on to the second, and
+        // grown there), built at once small or larger, or after a few expansions, in one
+        // search or two: the same answer.
+        for (proof, after, states) in [
+            (PushProof::OneSearch, 0, 30),
+            (PushProof::OneSearch, 3, 3000),
+            (PushProof::Ceiling, 0, 30),
+            (PushProof::Ceiling, 3, 3000),
+            (PushProof::OnPaths, 0, 300),
+        ] {
+            let plan = BallPlan {
+                after,
+                per_expansion: 1000,
+                states,
+                ..BallPlan::default()
+            };
+            let (again, by_ball) = solve_counting_planned(level, &options, proof, plan);
+            let what = format!("{} {proof:?} with the ball {after} {states}", level.title());
+            assert_eq!(replayed(level, again), answer, "{what}");
+            stats.first_phase.ball_radius = stats
+                .first_phase
+                .ball_radius
+                .max(by_ball.first_phase.ball_radius);
+            stats.first_phase.rebounded += by_ball.first_phase.rebounded;
+            stats.rebounded += by_ball.rebounded;
+        }
     } else {
         let plain = Options {
             walked_over: false,
@@ -223,6 +249,8 @@ struct Fired {
     refined: u64,
     walked_over: u64,
     rebounded: u64,
+    push_rebounded: u64,
+    push_balls: u64,
 }
 
 impl Fired {
@@ -236,6 +264,8 @@ impl Fired {
         self.refined += stats.refined;
         self.walked_over += stats.walked_over;
         self.rebounded += stats.rebounded;
+        self.push_rebounded += stats.first_phase.rebounded;
+        self.push_balls += u64::from(stats.first_phase.ball_radius > 0);
     }
 }
 
@@ -262,6 +292,7 @@ fn equals_the_exhaustive_reference_on_random_levels() {
     assert!(fired.off_paths > 1000, "{fired:?}");
     assert!(fired.over_ceiling > 300, "{fired:?}");
     assert!(fired.walked_over > 30, "{fired:?}");
+    assert!(fired.push_balls > 1000, "{fired:?}");
     // The sample must hold solvable and unsolvable levels of every size.
     for boxes in 1..=4 {
         assert!(

@@ -1,27 +1,40 @@
-//! The fewest moves left, exactly, near the end (`--metric moves`): a breadth-first search
-//! backwards from the solved states, in reverse steps and pulls, over (box squares, the
-//! player's square), layer by layer while it stays small ("perimeter search").
+//! The fewest moves (or pushes) left, exactly, near the end: a breadth-first search
+//! backwards from the solved states, layer by layer while it stays small ("perimeter
+//! search"), over (box squares, the player's square) by moves, or (box squares, the
+//! player's region) by pushes.
 //!
 //! # Why it holds
-//! A state's moves left are its distance to a solved state in the graph whose edges are
-//! single moves (a step of the player, or a step that pushes a box). Breadth-first from
-//! every solved state at once (the boxes on the goals, the player on any other square)
-//! along those edges reversed (the player steps back, or steps back pulling the box in
-//! front of it), every state found at layer `d` has exactly `d` moves left; once layers
-//! `0..=radius` are complete, a state not found has more than `radius` moves left. So a
-//! state's moves left are at least what the ball says: its layer when it is in, else
-//! `radius + 1`. The pulls never bring a box onto a dead square (a state found backwards
-//! is solvable), so nothing is pruned and the layers are exact.
+//! By moves ([`Layer::Move`], `--metric moves`): a state's moves left are its distance to
+//! a solved state in the graph whose edges are single moves (a step of the player, or a
+//! step that pushes a box). Breadth-first from every solved state at once (the boxes on
+//! the goals, the player on any other square) along those edges reversed (the player
+//! steps back, or steps back pulling the box in front of it), every state found at layer
+//! `d` has exactly `d` moves left; once layers `0..=radius` are complete, a state not
+//! found has more than `radius` moves left. So a state's moves left are at least what the
+//! ball says: its layer when it is in, else `radius + 1`.
+//!
+//! By pushes ([`Layer::Push`], `--metric pushes`): the same over (box squares, the
+//! player's region), one pull a layer (from any square of the region, the box beside the
+//! player comes onto the player's square and the player steps back), the layer written on
+//! every square of the region: the pushes left of a state do not depend on where in its
+//! region the player stands, so the exact search reads it by the player's square too.
+//!
+//! The pulls never bring a box onto a dead square (a state found backwards is solvable),
+//! so nothing is pruned and the layers are exact.
 //!
 //! What it brings: where a short solution walks around many boxes (Microban 145, 146:
 //! twelve boxes, each one push from a goal), the bounds by the boxes alone see few of the
 //! walks; the ball sees them all for the last `radius` moves, and lifts every state
-//! outside it to `radius + 1`, so the forward search needs only reach the ball.
+//! outside it to `radius + 1`, so the forward search needs only reach the ball. By pushes,
+//! it sees what the matching misses near the end (Microban 93: the player shut in by the
+//! boxes on the doors).
 //!
 //! # Complexity
-//! Per state of the ball: 4 reverse steps and 4 pulls, a pull an O(k log k) sort and a
-//! hash lookup; memory one byte per (layout, square) and `2k` bytes per layout, plus the
-//! index. Per lookup from the forward search: an O(k) key and one probe.
+//! Per state of the ball: by moves 4 reverse steps and 4 pulls, by pushes a walk over the
+//! region and 4 pulls per square of it; a pull an O(k log k) sort and a hash lookup (and
+//! by pushes a walk over the child's region when new); memory one byte per (layout,
+//! square) and `2k` bytes per layout, plus the index. Per lookup from the forward search:
+//! an O(k) key and one probe.
 
 use grid_core::{CellId, Dir};
 
@@ -63,9 +76,34 @@ impl Default for BallPlan {
     }
 }
 
+/// What one layer of a [`Ball`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Layer {
+    /// One move (`--metric moves`): a state is (boxes, the player's square).
+    Move,
+    /// One push (the first phase of `--metric pushes`): a state is (boxes, the player's
+    /// region), its layer written on every square of the region.
+    Push,
+}
+
+impl BallPlan {
+    /// The states a ball of `layer` may hold `expanded` expansions into the search: by
+    /// pushes an eighth of [`BallPlan::per_expansion`] (a state costs a walk over its
+    /// region and more pulls: at the full share, the exact search's tests on generated
+    /// levels took 24 CPU s more, most of it in the ball).
+    pub(super) fn states_after(&self, expanded: u64, layer: Layer) -> u64 {
+        let share = match layer {
+            Layer::Move => self.per_expansion,
+            Layer::Push => self.per_expansion / 8,
+        };
+        self.states.min(share.saturating_mul(expanded))
+    }
+}
+
 /// The backward ball around the solved states (see the module documentation).
 #[derive(Debug)]
 pub(super) struct Ball {
+    layer: Layer,
     k: usize,
     /// The squares of the level.
     n: usize,
@@ -90,13 +128,14 @@ impl Ball {
     /// The solved states of `level` (layer 0, radius 0: the ball answers 0 until it
     /// grows), to take at most `bytes`; `None` when the level has not as many goals as
     /// boxes, or when they do not fit.
-    pub(super) fn new(level: &Level, bytes: u64) -> Option<Self> {
+    pub(super) fn new(level: &Level, layer: Layer, bytes: u64) -> Option<Self> {
         let grid = level.grid();
         let (n, k) = (grid.cell_count(), level.boxes().len());
         if k == 0 || level.goals().len() != k || n >= usize::from(u16::MAX) {
             return None;
         }
         let mut ball = Ball {
+            layer,
             k,
             n,
             words: Vec::new(),
@@ -114,14 +153,20 @@ impl Ball {
         let mut goals: Vec<u16> = level.goals().iter().map(|g| g.index() as u16).collect();
         goals.sort_unstable();
         let solved = ball.layout_of(&goals)?;
+        let mut occupied = vec![false; n];
+        for &g in &goals {
+            occupied[usize::from(g)] = true;
+        }
+        let mut region = Vec::new();
         for c in 0..n {
-            if !goals.contains(&(c as u16)) {
-                if !ball.budget.room(&mut ball.edge, 1) {
-                    return None;
-                }
-                ball.dist[solved as usize * n + c] = 0;
-                ball.edge.push((solved, c as u16));
+            if occupied[c] || ball.dist[solved as usize * n + c] != UNSEEN {
+                continue;
             }
+            if !ball.budget.room(&mut ball.edge, 1) {
+                return None;
+            }
+            ball.mark(level, &occupied, solved, c as u16, 0, &mut region);
+            ball.edge.push((solved, c as u16));
         }
         ball.states = ball.edge.len() as u64;
         Some(ball)
@@ -132,6 +177,10 @@ impl Ball {
     /// from. A layer that does not fit is kept as far as it was built (its states are
     /// exact), and the ball grows no more.
     pub(super) fn grow(&mut self, level: &Level, states: u64) {
+        if self.layer == Layer::Push {
+            self.grow_pushes(level, states);
+            return;
+        }
         let grid = level.grid();
         let (n, k) = (self.n, self.k);
         let mut occupied = vec![false; n];
@@ -200,6 +249,144 @@ impl Ball {
             self.states += next.len() as u64;
             if full {
                 // Part of the next layer: exact, but not all of it.
+                self.budget.bytes -= (next.capacity() * size_of::<(u32, u16)>()) as u64;
+                return;
+            }
+            self.radius += 1;
+            self.edge = std::mem::take(&mut next);
+        }
+    }
+
+    /// Writes `step` on `square` of layout `l` (the boxes `occupied`), and with
+    /// [`Layer::Push`] on every square of its region (`region` a buffer).
+    fn mark(
+        &mut self,
+        level: &Level,
+        occupied: &[bool],
+        l: u32,
+        square: u16,
+        step: u8,
+        region: &mut Vec<u16>,
+    ) {
+        let n = self.n;
+        let dist = &mut self.dist[l as usize * n..(l as usize + 1) * n];
+        dist[usize::from(square)] = step;
+        if self.layer == Layer::Move {
+            return;
+        }
+        let grid = level.grid();
+        region.clear();
+        region.push(square);
+        let mut head = 0;
+        while head < region.len() {
+            let c = CellId::new(usize::from(region[head]));
+            head += 1;
+            for (_, m) in grid.neighbours(c) {
+                if !occupied[m.index()] && dist[m.index()] == UNSEEN {
+                    dist[m.index()] = step;
+                    region.push(m.index() as u16);
+                }
+            }
+        }
+    }
+
+    /// [`Ball::grow`] by pushes: from each state of the last layer (a square of its
+    /// region), every pull from a square of the region (the box beside the player comes
+    /// onto the player's square, the player one step back), the child's region marked
+    /// when new.
+    fn grow_pushes(&mut self, level: &Level, states: u64) {
+        let grid = level.grid();
+        let (n, k) = (self.n, self.k);
+        let mut occupied = vec![false; n];
+        let mut next: Vec<(u32, u16)> = Vec::new();
+        let mut boxes = vec![0u16; k];
+        let mut pulled = vec![0u16; k];
+        let (mut region, mut child_region) = (Vec::new(), Vec::new());
+        let mut seen = vec![false; n];
+        while !self.edge.is_empty() && self.radius + 1 < u32::from(UNSEEN) && self.states <= states
+        {
+            let step = (self.radius + 1) as u8;
+            let edge = std::mem::take(&mut self.edge);
+            let mut full = false;
+            for &(l, start) in &edge {
+                boxes.copy_from_slice(self.layout(l));
+                for &b in &boxes {
+                    occupied[usize::from(b)] = true;
+                }
+                // The region of `start`.
+                region.clear();
+                region.push(start);
+                seen[usize::from(start)] = true;
+                let mut head = 0;
+                while head < region.len() {
+                    let c = CellId::new(usize::from(region[head]));
+                    head += 1;
+                    for (_, m) in grid.neighbours(c) {
+                        if !occupied[m.index()] && !seen[m.index()] {
+                            seen[m.index()] = true;
+                            region.push(m.index() as u16);
+                        }
+                    }
+                }
+                'pulls: for &p in &region {
+                    let p = CellId::new(usize::from(p));
+                    for dir in Dir::ALL {
+                        let (Some(q), Some(behind)) =
+                            (grid.neighbour(p, dir), grid.neighbour(p, dir.opposite()))
+                        else {
+                            continue;
+                        };
+                        if !occupied[q.index()] || occupied[behind.index()] {
+                            continue;
+                        }
+                        // The box on `q` pulled onto `p`, the player onto `behind`.
+                        pulled.copy_from_slice(&boxes);
+                        let Some(i) = pulled.iter().position(|&b| usize::from(b) == q.index())
+                        else {
+                            continue;
+                        };
+                        pulled[i] = p.index() as u16;
+                        pulled.sort_unstable();
+                        let Some(l2) = self.layout_of(&pulled) else {
+                            full = true;
+                            break 'pulls;
+                        };
+                        if self.dist[l2 as usize * n + behind.index()] != UNSEEN {
+                            continue;
+                        }
+                        if !self.budget.room(&mut next, 1) {
+                            full = true;
+                            break 'pulls;
+                        }
+                        occupied[q.index()] = false;
+                        occupied[p.index()] = true;
+                        self.mark(
+                            level,
+                            &occupied,
+                            l2,
+                            behind.index() as u16,
+                            step,
+                            &mut child_region,
+                        );
+                        occupied[p.index()] = false;
+                        occupied[q.index()] = true;
+                        next.push((l2, behind.index() as u16));
+                        self.states += 1;
+                    }
+                }
+                for &c in &region {
+                    seen[usize::from(c)] = false;
+                }
+                for &b in &boxes {
+                    occupied[usize::from(b)] = false;
+                }
+                if full {
+                    break;
+                }
+            }
+            self.budget.bytes -= (edge.capacity() * size_of::<(u32, u16)>()) as u64;
+            drop(edge);
+            if full {
                 self.budget.bytes -= (next.capacity() * size_of::<(u32, u16)>()) as u64;
                 return;
             }

@@ -13,7 +13,7 @@
 
 use grid_core::{CellId, Dir, Grid};
 
-use super::ball::{Ball, BallPlan};
+use super::ball::{Ball, BallPlan, Layer};
 use super::budget::Budget;
 use super::index::EMPTY;
 use super::push_optimum::Known;
@@ -174,8 +174,11 @@ pub(super) struct Search<'a> {
     walks: Walks,
     /// The exact moves left near the end ([`Ball`]; `None` until built).
     ball: Option<Ball>,
-    /// When and how large the ball is built; `None` when it is not (off, or
-    /// `--metric pushes`).
+    /// The first phase's backward ball by pushes ([`Layer::Push`], `--metric pushes` in
+    /// two phases): the exact pushes left near the end, a bound on the pushes key.
+    push_ball: Option<Ball>,
+    /// When and how large the ball (`--metric moves`) or the ball by pushes (`--metric
+    /// pushes`) is built or grown; `None` when it is not (off).
     pub(super) ball_plan: Option<BallPlan>,
     /// The states made before the ball was built (their bounds do not count it): when
     /// taken from the queue, their bound is raised by it first ([`Search::rebound`]).
@@ -201,14 +204,17 @@ pub(super) struct Search<'a> {
 /// ([`Ball`]: looked up only when the rest is within its radius).
 #[inline]
 fn bound_of(
-    (board, walks, ball): (&Board<'_>, &Walks, Option<&Ball>),
+    (board, walks, ball, push_ball): (&Board<'_>, &Walks, Option<&Ball>, Option<&Ball>),
     keys: Keys,
-    (pushes, left): (u32, u32),
+    (mut pushes, left): (u32, u32),
     boxes: &[u16],
     player: u16,
 ) -> [u32; 2] {
     if pushes == HOPELESS {
         return [HOPELESS; 2];
+    }
+    if let Some(ball) = push_ball.filter(|b| pushes <= b.radius()) {
+        pushes = pushes.max(ball.bound(boxes, player));
     }
     // A layout whose matching is 0 has every box on a goal: nothing left.
     let mut moves = if pushes == 0 {
@@ -366,8 +372,8 @@ impl<'a> Search<'a> {
             paths,
             walks,
             ball: None,
-            ball_plan: (options.metric == Metric::Moves && options.bounds.ball)
-                .then(BallPlan::default),
+            push_ball: None,
+            ball_plan: options.bounds.ball.then(BallPlan::default),
             ball_from: 0,
             table,
             queue: Queue::new(order),
@@ -474,29 +480,32 @@ impl<'a> Search<'a> {
     }
 
     /// Builds or grows the backward ball ([`Ball`]) as `ball_plan` says, `expanded`
-    /// expansions into the search: at most a third of the budget left when first built;
-    /// when its radius grows, the states made so far are raised by it when taken.
+    /// expansions into the search: by moves with `--metric moves`, by pushes (the first
+    /// phase's when it made one) with `--metric pushes`; at most a third of the budget
+    /// left when first built; when its radius grows, the states made so far are raised by
+    /// it when taken.
     pub(super) fn grow_ball(&mut self, expanded: u64) {
         let Some(plan) = self.ball_plan else {
             return;
         };
-        if self.ball.is_none() {
+        let (slot, layer) = match self.metric {
+            Metric::Moves => (&mut self.ball, Layer::Move),
+            Metric::Pushes => (&mut self.push_ball, Layer::Push),
+        };
+        if slot.is_none() {
             let left = self.budget.limit.saturating_sub(self.budget.bytes);
-            self.ball = Ball::new(self.level, plan.bytes.min(left / 3));
-            let Some(ball) = &self.ball else {
+            *slot = Ball::new(self.level, layer, plan.bytes.min(left / 3));
+            let Some(ball) = slot else {
                 self.ball_plan = None;
                 return;
             };
             self.budget.bytes += ball.budget.bytes;
         }
-        let Some(ball) = &mut self.ball else {
+        let Some(ball) = slot else {
             return;
         };
         let (bytes, radius) = (ball.budget.bytes, ball.radius());
-        ball.grow(
-            self.level,
-            plan.states.min(plan.per_expansion.saturating_mul(expanded)),
-        );
+        ball.grow(self.level, plan.states_after(expanded, layer));
         self.budget.bytes = (self.budget.bytes + ball.budget.bytes).saturating_sub(bytes);
         if ball.radius() > radius {
             self.ball_from = self.table.info.len() as u32;
@@ -505,9 +514,17 @@ impl<'a> Search<'a> {
         self.stats.ball_layouts = ball.layouts() as u64;
     }
 
-    /// Raises the moves bound of the open state `state`, just taken from the queue and
-    /// made before the ball was built, to what the ball says; `true` when that raised it,
-    /// the state then queued again at its new `f` instead of expanded now.
+    /// Takes the first phase's backward ball by pushes (its bytes counted), a bound on
+    /// the pushes of every state made from now on.
+    pub(super) fn take_push_ball(&mut self, ball: Option<Ball>) {
+        self.budget.bytes += ball.as_ref().map_or(0, |b| b.budget.bytes);
+        self.push_ball = ball;
+    }
+
+    /// Raises the bound of the open state `state`, just taken from the queue and made
+    /// before the ball last grew, to what the ball says (the metric's first key); `true`
+    /// when that raised it, the state then queued again at its new `f` (unless it passes
+    /// the ceiling) instead of expanded now.
     ///
     /// # Errors
     /// [`SolveError::Memory`] when the queue entry does not fit the budget.
@@ -515,28 +532,35 @@ impl<'a> Search<'a> {
         if state >= self.ball_from {
             return Ok(false);
         }
-        let Some(ball) = &self.ball else {
+        let Some(ball) = (match self.metric {
+            Metric::Moves => &self.ball,
+            Metric::Pushes => &self.push_ball,
+        }) else {
             return Ok(false);
         };
         let info = self.table.info[state as usize];
-        let m = self.keys.moves;
-        if info.bound[m] > ball.radius() {
+        if info.bound[0] > ball.radius() {
             return Ok(false);
         }
-        let moves = ball.bound(self.table.layout(info.layout), info.player);
-        if moves <= info.bound[m] {
+        let boxes = self.table.layout(info.layout);
+        let first = ball.bound(boxes, info.player);
+        if first <= info.bound[0] {
             return Ok(false);
         }
-        let mut bound = info.bound;
-        bound[m] = moves;
+        let bound = match self.metric {
+            Metric::Moves => [first, info.bound[1]],
+            Metric::Pushes => self.bound(first, info.cost[0], boxes, info.player),
+        };
         self.table.info[state as usize].bound = bound;
         self.stats.rebounded += 1;
-        if self.budget.bytes + QUEUE_ENTRY_BYTES > self.budget.limit {
-            return Err(SolveError::Memory);
+        if bound[0] != HOPELESS && !self.over_ceiling(info.cost, bound) {
+            if self.budget.bytes + QUEUE_ENTRY_BYTES > self.budget.limit {
+                return Err(SolveError::Memory);
+            }
+            self.budget.bytes += QUEUE_ENTRY_BYTES;
+            self.queue
+                .push(self.f(info.cost, bound), info.cost[0], state);
         }
-        self.budget.bytes += QUEUE_ENTRY_BYTES;
-        self.queue
-            .push(self.f(info.cost, bound), info.cost[0], state);
         Ok(true)
     }
 
@@ -1022,7 +1046,12 @@ impl<'a> Search<'a> {
             self.ceiling.saturating_sub(so_far)
         };
         bound_of(
-            (&self.board, &self.walks, self.ball.as_ref()),
+            (
+                &self.board,
+                &self.walks,
+                self.ball.as_ref(),
+                self.push_ball.as_ref(),
+            ),
             self.keys,
             (pushes, left),
             boxes,

@@ -40,6 +40,7 @@ use std::time::Instant;
 
 use grid_core::{CellId, Dir, Grid};
 
+use super::ball::{Ball, BallPlan, Layer};
 use super::budget::Budget;
 use super::index::Index;
 use super::queue::QUEUE_ENTRY_BYTES;
@@ -96,6 +97,14 @@ pub struct PushStats {
     pub corrals: u64,
     /// The largest `f` taken from the queue: a proven lower bound on the pushes.
     pub bound: u32,
+    /// The pushes left within which the backward ball by pushes holds every state (0
+    /// when it is not built).
+    pub ball_radius: u32,
+    /// The box layouts of the backward ball by pushes.
+    pub ball_layouts: u64,
+    /// States taken from the queue whose bound the ball raised (made before it grew),
+    /// queued again instead of expanded.
+    pub rebounded: u64,
     /// Expansions of the search for the states on the solutions with the fewest pushes.
     pub path_expansions: u64,
     /// States on the solutions with the fewest pushes.
@@ -183,12 +192,20 @@ struct PushSearch<'a> {
     freeze: Freeze,
     corrals: Corrals,
     occupied: Vec<bool>,
+    /// The backward ball by pushes ([`Ball`], [`Layer::Push`]): `None` until built.
+    ball: Option<Ball>,
+    /// When and how large it is built; `None` when it is not.
+    ball_plan: Option<BallPlan>,
+    /// The states made before the ball last grew: raised by it when taken.
+    ball_from: u32,
     stats: PushStats,
 }
 
 /// The fewest pushes of `level` (see the module documentation), with `board`, `pairs`
 /// and `pattern` its tables (the pair deadlocks and the pattern database of pairs),
-/// stopping at `deadline`, and what the search did.
+/// stopping at `deadline`, what the search did, and the backward ball by pushes when
+/// `ball` asked for one and it was built (also when a limit stopped the search: its
+/// answers hold whatever the search found).
 ///
 /// # Errors
 /// [`SolveError`] when a limit of `options` (or `deadline`) stopped it first; the stats
@@ -199,17 +216,19 @@ pub(super) fn push_optimum(
     (pairs, pattern): (&GroupDeadlocks, &PairPushes),
     options: &Options,
     pruning: Pruning,
-    paths: Paths,
+    (paths, ball): (Paths, Option<BallPlan>),
     deadline: Option<Instant>,
-) -> (Result<Outcome, SolveError>, PushStats) {
+) -> (Result<Outcome, SolveError>, PushStats, Option<Ball>) {
     let mut search = PushSearch::new(level, board, pairs, pattern, options, pruning);
+    search.ball_plan = ball;
     let found = search.run(options, deadline);
     search.stats.states = search.parent.len() as u64;
     let mut stats = search.stats;
+    let ball = search.ball.take();
     let (pushes, lurd) = match found {
         Ok(Some(state)) => (search.pushes[state as usize], search.read_solution(state)),
-        Ok(None) => return (Ok(Outcome::Unsolvable), stats),
-        Err(e) => return (Err(e), stats),
+        Ok(None) => return (Ok(Outcome::Unsolvable), stats, ball),
+        Err(e) => return (Err(e), stats, ball),
     };
     drop(search);
     if paths == Paths::Skip {
@@ -220,16 +239,21 @@ pub(super) fn push_optimum(
                 paths: None,
             }),
             stats,
+            ball,
         );
     }
     let mut search = PushSearch::new(level, board, pairs, pattern, options, Pruning::None);
     search.ceiling = pushes;
+    // The ball as it is (every state is made after it): it grows no more.
+    search.budget.bytes += ball.as_ref().map_or(0, |b| b.budget.bytes);
+    search.ball = ball;
     let paths = match search.run(options, deadline) {
         Ok(_) => Some(search.mark_paths()),
         Err(_) => None,
     };
     stats.path_expansions = search.stats.expansions;
     stats.on_paths = search.stats.on_paths;
+    let ball = search.ball.take();
     (
         Ok(Outcome::Solved {
             pushes,
@@ -237,6 +261,7 @@ pub(super) fn push_optimum(
             paths,
         }),
         stats,
+        ball,
     )
 }
 
@@ -283,6 +308,9 @@ impl<'a> PushSearch<'a> {
             freeze: Freeze::new(n),
             corrals: Corrals::new(n),
             occupied: vec![false; n],
+            ball: None,
+            ball_plan: None,
+            ball_from: 0,
             stats: PushStats::default(),
         }
     }
@@ -372,6 +400,9 @@ impl<'a> PushSearch<'a> {
         }
         if bound != HOPELESS {
             bound = bound.max(inherited);
+            if let Some(ball) = self.ball.as_ref().filter(|b| bound <= b.radius()) {
+                bound = bound.max(ball.bound(&words[..self.k], words[self.k]));
+            }
         }
         self.words.extend_from_slice(words);
         self.parent.push(parent);
@@ -425,6 +456,7 @@ impl<'a> PushSearch<'a> {
         let mut boxes = vec![0u16; k];
         let mut child = vec![0u16; k + 1];
         let mut barrier: Vec<CellId> = Vec::new();
+        let mut ball_at = self.ball_plan.map_or(0, |plan| plan.after.max(1));
         while let Some(mut first) = self.queue.first_entry() {
             let (f, Reverse(g)) = *first.key();
             let state = first.get_mut().pop();
@@ -437,6 +469,9 @@ impl<'a> PushSearch<'a> {
             let s = state as usize;
             if self.closed[s] || self.pushes[s] != g || g + self.bound[s] != f {
                 continue; // expanded, or reached again with fewer pushes, since queued
+            }
+            if self.rebound(state)? {
+                continue;
             }
             self.stats.bound = self.stats.bound.max(f);
             boxes.copy_from_slice(&self.state(state)[..k]);
@@ -452,6 +487,10 @@ impl<'a> PushSearch<'a> {
             let expanded = self.stats.expansions;
             if k >= 3 && (expanded == TRIPLES_AFTER || expanded == 1 && triples_at_once) {
                 self.build_triples();
+            }
+            if self.ball_plan.is_some() && expanded == ball_at {
+                self.grow_ball(expanded);
+                ball_at = ball_at.saturating_mul(2);
             }
             if expanded % CLOCK_EVERY == 0 {
                 if options.interrupted() {
@@ -492,6 +531,60 @@ impl<'a> PushSearch<'a> {
             self.children = children;
         }
         Ok(None)
+    }
+
+    /// Builds or grows the backward ball by pushes as `ball_plan` says, `expanded`
+    /// expansions in: at most a third of the budget left when first built; when its
+    /// radius grows, the states made so far are raised by it when taken.
+    fn grow_ball(&mut self, expanded: u64) {
+        let Some(plan) = self.ball_plan else {
+            return;
+        };
+        if self.ball.is_none() {
+            let left = self.budget.limit.saturating_sub(self.budget.bytes);
+            self.ball = Ball::new(self.level, Layer::Push, plan.bytes.min(left / 3));
+            let Some(ball) = &self.ball else {
+                self.ball_plan = None;
+                return;
+            };
+            self.budget.bytes += ball.budget.bytes;
+        }
+        let Some(ball) = &mut self.ball else {
+            return;
+        };
+        let (bytes, radius) = (ball.budget.bytes, ball.radius());
+        ball.grow(self.level, plan.states_after(expanded, Layer::Push));
+        self.budget.bytes = (self.budget.bytes + ball.budget.bytes).saturating_sub(bytes);
+        if ball.radius() > radius {
+            self.ball_from = self.parent.len() as u32;
+        }
+        self.stats.ball_radius = ball.radius();
+        self.stats.ball_layouts = ball.layouts() as u64;
+    }
+
+    /// Raises the bound of `state`, just taken from the queue and made before the ball
+    /// last grew, to what the ball says; `true` when that raised it, the state then
+    /// queued again instead of expanded now.
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] when the queue entry does not fit the budget.
+    fn rebound(&mut self, state: u32) -> Result<bool, SolveError> {
+        let s = state as usize;
+        let Some(ball) = self.ball.as_ref().filter(|_| state < self.ball_from) else {
+            return Ok(false);
+        };
+        if self.bound[s] > ball.radius() {
+            return Ok(false);
+        }
+        let words = self.state(state);
+        let raised = ball.bound(&words[..self.k], words[self.k]);
+        if raised <= self.bound[s] {
+            return Ok(false);
+        }
+        self.bound[s] = raised;
+        self.stats.rebounded += 1;
+        self.queue(state)?;
+        Ok(true)
     }
 
     /// Whether `state` has every box on a goal.
