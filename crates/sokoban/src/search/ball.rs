@@ -214,13 +214,9 @@ impl Ball {
                         if occupied[behind.index()] {
                             continue;
                         }
-                        pulled.copy_from_slice(&boxes);
-                        let Some(i) = pulled.iter().position(|&b| usize::from(b) == q.index())
-                        else {
+                        if !pull(&mut pulled, &boxes, q, p) {
                             continue;
-                        };
-                        pulled[i] = p.index() as u16;
-                        pulled.sort_unstable();
+                        }
                         let Some(l2) = self.layout_of(&pulled) else {
                             full = true;
                             break;
@@ -340,13 +336,9 @@ impl Ball {
                             continue;
                         }
                         // The box on `q` pulled onto `p`, the player onto `behind`.
-                        pulled.copy_from_slice(&boxes);
-                        let Some(i) = pulled.iter().position(|&b| usize::from(b) == q.index())
-                        else {
+                        if !pull(&mut pulled, &boxes, q, p) {
                             continue;
-                        };
-                        pulled[i] = p.index() as u16;
-                        pulled.sort_unstable();
+                        }
                         let Some(l2) = self.layout_of(&pulled) else {
                             full = true;
                             break 'pulls;
@@ -459,4 +451,19 @@ impl Ball {
     pub(super) fn layouts(&self) -> usize {
         self.words.len().checked_div(self.k).unwrap_or(0)
     }
+}
+
+/// The box layout `boxes` (sorted squares) with the box on `from` pulled onto `onto`, into
+/// `pulled` (sorted); `false` when no box stands on `from`.
+///
+/// # Complexity
+/// O(k log k) for k boxes.
+fn pull(pulled: &mut [u16], boxes: &[u16], from: CellId, onto: CellId) -> bool {
+    pulled.copy_from_slice(boxes);
+    let Some(i) = pulled.iter().position(|&b| usize::from(b) == from.index()) else {
+        return false;
+    };
+    pulled[i] = onto.index() as u16;
+    pulled.sort_unstable();
+    true
 }
