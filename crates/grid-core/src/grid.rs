@@ -258,6 +258,18 @@ impl Grid {
             (row[dir.index()] != NONE).then_some((dir, CellId(row[dir.index()])))
         })
     }
+
+    /// The lines through `cell` along which a box on it can be pushed: per direction (N,
+    /// S, W, E order), the square the box goes to and the square behind it where the
+    /// pusher stands, both passable.
+    #[inline]
+    pub fn push_lines(&self, cell: CellId) -> impl Iterator<Item = (Dir, CellId, CellId)> + '_ {
+        let row = &self.neighbours[cell.index()];
+        Dir::ALL.into_iter().filter_map(move |dir| {
+            let (to, behind) = (row[dir.index()], row[dir.opposite().index()]);
+            (to != NONE && behind != NONE).then_some((dir, CellId(to), CellId(behind)))
+        })
+    }
 }
 
 #[cfg(test)]
@@ -294,6 +306,32 @@ mod tests {
         assert_eq!(grid.neighbour(top, Dir::West), None);
         assert_eq!(grid.cell(0, 0), None);
         assert_eq!(grid.cell(9, 0), None);
+    }
+
+    /// A box on the centre of a plus can be pushed along both lines; on an arm's end,
+    /// along none (the square behind it is outside); on the centre of a corner, along none.
+    #[test]
+    fn push_lines_need_both_squares() {
+        let rows = ["#.#", "...", "#.#"];
+        let grid = Grid::new(3, 3, |r, c| rows[r].as_bytes()[c] == b'.');
+        let at = |r, c| grid.cell(r, c).unwrap();
+        let lines: Vec<_> = grid
+            .push_lines(at(1, 1))
+            .map(|(d, to, behind)| (d, grid.position(to), grid.position(behind)))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                (Dir::North, (0, 1), (2, 1)),
+                (Dir::South, (2, 1), (0, 1)),
+                (Dir::West, (1, 0), (1, 2)),
+                (Dir::East, (1, 2), (1, 0))
+            ]
+        );
+        assert_eq!(grid.push_lines(at(0, 1)).count(), 0);
+        let corner = ["..", ".#"];
+        let grid = Grid::new(2, 2, |r, c| corner[r].as_bytes()[c] == b'.');
+        assert_eq!(grid.push_lines(grid.cell(0, 0).unwrap()).count(), 0);
     }
 
     #[test]

@@ -173,12 +173,7 @@ impl Corrals {
             if !closed {
                 return None;
             }
-            for dir in Dir::ALL {
-                let (Some(to), Some(behind)) =
-                    (grid.neighbour(b, dir), grid.neighbour(b, dir.opposite()))
-                else {
-                    continue;
-                };
+            for (_, to, behind) in grid.push_lines(b) {
                 if occupied[to.index()] || board.is_dead(to.index()) {
                     continue;
                 }

@@ -83,13 +83,7 @@ impl PushTree {
         if part == Cuts::UNSEEN {
             return;
         }
-        for dir in Dir::ALL {
-            let (Some(to), Some(behind)) = (
-                grid.neighbour(cell, dir),
-                grid.neighbour(cell, dir.opposite()),
-            ) else {
-                continue;
-            };
+        for (dir, to, behind) in grid.push_lines(cell) {
             if blocked[to.index()]
                 || blocked[behind.index()]
                 || self.cuts.part(grid, cell, behind) != part
@@ -169,13 +163,7 @@ mod tests {
             blocked[cell.index()] = true;
             walker.run(grid, blocked, standing);
             blocked[cell.index()] = false;
-            for dir in Dir::ALL {
-                let (Some(to), Some(behind)) = (
-                    grid.neighbour(cell, dir),
-                    grid.neighbour(cell, dir.opposite()),
-                ) else {
-                    continue;
-                };
+            for (dir, to, behind) in grid.push_lines(cell) {
                 let next = join(to, dir.opposite());
                 if !blocked[to.index()] && walker.reached(behind) && !seen[next as usize] {
                     seen[next as usize] = true;

@@ -28,7 +28,7 @@
 
 use std::collections::HashMap;
 
-use grid_core::{CellId, Dir, Grid};
+use grid_core::{CellId, Grid};
 
 use super::walk::Walker;
 use crate::board::{Board, Freeze};
@@ -188,13 +188,7 @@ impl CorralDeadlocks {
             let mut children: Vec<Vec<u16>> = Vec::new();
             for i in 0..k {
                 let cell = CellId::new(usize::from(state[i]));
-                for dir in Dir::ALL {
-                    let (Some(to), Some(behind)) = (
-                        grid.neighbour(cell, dir),
-                        grid.neighbour(cell, dir.opposite()),
-                    ) else {
-                        continue;
-                    };
+                for (_, to, behind) in grid.push_lines(cell) {
                     if self.kept[to.index()]
                         || board.is_dead(to.index())
                         || !self.walker.reached(behind)

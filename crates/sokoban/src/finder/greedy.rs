@@ -40,7 +40,7 @@
 
 use std::collections::BTreeMap;
 
-use grid_core::{CellId, Dir};
+use grid_core::CellId;
 
 use super::advisor::PackingAdvisor;
 use super::connectivity::ConnectivityAdvisor;
@@ -411,13 +411,7 @@ pub(super) fn search(
                 dropped = true;
                 continue;
             }
-            for dir in Dir::ALL {
-                let (Some(next), Some(behind)) = (
-                    grid.neighbour(cell, dir),
-                    grid.neighbour(cell, dir.opposite()),
-                ) else {
-                    continue;
-                };
+            for (dir, next, behind) in grid.push_lines(cell) {
                 if occupied[next.index()] || board.is_dead(next.index()) || !walker.reached(behind)
                 {
                     continue;

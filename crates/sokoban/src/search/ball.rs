@@ -326,12 +326,7 @@ impl Ball {
                 }
                 'pulls: for &p in &region {
                     let p = CellId::new(usize::from(p));
-                    for dir in Dir::ALL {
-                        let (Some(q), Some(behind)) =
-                            (grid.neighbour(p, dir), grid.neighbour(p, dir.opposite()))
-                        else {
-                            continue;
-                        };
+                    for (_, q, behind) in grid.push_lines(p) {
                         if !occupied[q.index()] || occupied[behind.index()] {
                             continue;
                         }

@@ -658,13 +658,7 @@ impl<'a> PushSearch<'a> {
             if !barrier.is_empty() && barrier.binary_search(&cell).is_err() {
                 continue;
             }
-            for dir in Dir::ALL {
-                let (Some(to), Some(behind)) = (
-                    grid.neighbour(cell, dir),
-                    grid.neighbour(cell, dir.opposite()),
-                ) else {
-                    continue;
-                };
+            for (_, to, behind) in grid.push_lines(cell) {
                 if self.occupied[to.index()]
                     || self.board.is_dead(to.index())
                     || self.walker.distance(behind).is_none()
