@@ -148,7 +148,7 @@ fn split(node: u32) -> (CellId, Dir) {
 #[cfg(test)]
 mod tests {
     use grid_core::rng::SplitMix64;
-    use grid_core::{CellId, Dir, Grid};
+    use grid_core::{CellId, Grid};
 
     use super::{PushTree, join, split};
     use crate::finder::walk::Walker;
