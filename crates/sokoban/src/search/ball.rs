@@ -40,6 +40,7 @@ use grid_core::{CellId, Dir};
 
 use super::budget::Budget;
 use super::index::{EMPTY, Index};
+use super::walker::Walker;
 use crate::parse::Level;
 
 /// A square of a layout not (yet) in the ball.
@@ -157,7 +158,7 @@ impl Ball {
         for &g in &goals {
             occupied[usize::from(g)] = true;
         }
-        let mut region = Vec::new();
+        let mut walker = Walker::new(n);
         for c in 0..n {
             if occupied[c] || ball.dist[solved as usize * n + c] != UNSEEN {
                 continue;
@@ -165,7 +166,7 @@ impl Ball {
             if !ball.budget.room(&mut ball.edge, 1) {
                 return None;
             }
-            ball.mark(level, &occupied, solved, c as u16, 0, &mut region);
+            ball.mark(level, &occupied, solved, c as u16, 0, &mut walker);
             ball.edge.push((solved, c as u16));
         }
         ball.states = ball.edge.len() as u64;
@@ -254,7 +255,8 @@ impl Ball {
     }
 
     /// Writes `step` on `square` of layout `l` (the boxes `occupied`), and with
-    /// [`Layer::Push`] on every square of its region (`region` a buffer).
+    /// [`Layer::Push`] on every square of its region (walked by `walker`; a region is
+    /// marked whole or not at all, so it is unmarked here).
     fn mark(
         &mut self,
         level: &Level,
@@ -262,7 +264,7 @@ impl Ball {
         l: u32,
         square: u16,
         step: u8,
-        region: &mut Vec<u16>,
+        walker: &mut Walker,
     ) {
         let n = self.n;
         let dist = &mut self.dist[l as usize * n..(l as usize + 1) * n];
@@ -270,19 +272,9 @@ impl Ball {
         if self.layer == Layer::Move {
             return;
         }
-        let grid = level.grid();
-        region.clear();
-        region.push(square);
-        let mut head = 0;
-        while head < region.len() {
-            let c = CellId::new(usize::from(region[head]));
-            head += 1;
-            for (_, m) in grid.neighbours(c) {
-                if !occupied[m.index()] && dist[m.index()] == UNSEEN {
-                    dist[m.index()] = step;
-                    region.push(m.index() as u16);
-                }
-            }
+        walker.run(level.grid(), occupied, CellId::new(usize::from(square)));
+        for c in &walker.queue {
+            dist[c.index()] = step;
         }
     }
 
@@ -297,8 +289,7 @@ impl Ball {
         let mut next: Vec<(u32, u16)> = Vec::new();
         let mut boxes = vec![0u16; k];
         let mut pulled = vec![0u16; k];
-        let (mut region, mut child_region) = (Vec::new(), Vec::new());
-        let mut seen = vec![false; n];
+        let (mut region, mut child_region) = (Walker::new(n), Walker::new(n));
         while !self.edge.is_empty() && self.radius + 1 < u32::from(UNSEEN) && self.states <= states
         {
             let step = (self.radius + 1) as u8;
@@ -309,23 +300,8 @@ impl Ball {
                 for &b in &boxes {
                     occupied[usize::from(b)] = true;
                 }
-                // The region of `start`.
-                region.clear();
-                region.push(start);
-                seen[usize::from(start)] = true;
-                let mut head = 0;
-                while head < region.len() {
-                    let c = CellId::new(usize::from(region[head]));
-                    head += 1;
-                    for (_, m) in grid.neighbours(c) {
-                        if !occupied[m.index()] && !seen[m.index()] {
-                            seen[m.index()] = true;
-                            region.push(m.index() as u16);
-                        }
-                    }
-                }
-                'pulls: for &p in &region {
-                    let p = CellId::new(usize::from(p));
+                region.run(grid, &occupied, CellId::new(usize::from(start)));
+                'pulls: for &p in &region.queue {
                     for (_, q, behind) in grid.push_lines(p) {
                         if !occupied[q.index()] || occupied[behind.index()] {
                             continue;
@@ -360,9 +336,6 @@ impl Ball {
                         next.push((l2, behind.index() as u16));
                         self.states += 1;
                     }
-                }
-                for &c in &region {
-                    seen[usize::from(c)] = false;
                 }
                 for &b in &boxes {
                     occupied[usize::from(b)] = false;
