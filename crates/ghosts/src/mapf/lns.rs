@@ -24,12 +24,32 @@
 use std::time::Instant;
 
 use super::Instance;
+use super::adaptive::Weights;
 use super::constructive::Planner;
 use super::pibt::Noise;
 use super::soc::planning::cost;
 
 /// Agents planned anew in one step (Li et al. found 4 to 16 best on most maps).
 pub const NEIGHBOURHOOD: usize = 8;
+
+/// How a neighbourhood is chosen (drawn by adaptive weights, [`super::adaptive`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Choice {
+    /// An agent home late and the agents whose paths cross its shortest way home (those
+    /// that hold it up); random agents when none is late.
+    Late,
+    /// The agents that pass a random intersection (a cell of three or more neighbours)
+    /// and the cells around it, breadth first (the map-based choice of Li et al.: agents
+    /// that meet there can trade their order of passing).
+    Intersection,
+    /// Agents drawn at random.
+    Random,
+}
+
+const CHOICES: [Choice; 3] = [Choice::Late, Choice::Intersection, Choice::Random];
+
+/// Cells the intersection choice looks at, at most, per agent it wants.
+const CELLS_PER_AGENT: usize = 8;
 
 /// A legal plan for every agent, improved step by step.
 ///
@@ -42,6 +62,9 @@ pub(crate) struct Lns<'i, 'a> {
     costs: Vec<u32>,
     total: u64,
     noise: Noise,
+    weights: Weights<{ CHOICES.len() }>,
+    /// The cells with three or more neighbours.
+    intersections: Vec<u32>,
 }
 
 impl<'i, 'a> Lns<'i, 'a> {
@@ -83,6 +106,8 @@ impl<'i, 'a> Lns<'i, 'a> {
             if placed {
                 let total = costs.iter().map(|&c| u64::from(c)).sum();
                 return Some(Lns {
+                    weights: weights_for(instance),
+                    intersections: intersections(instance),
                     instance,
                     planner,
                     distances,
@@ -130,6 +155,8 @@ impl<'i, 'a> Lns<'i, 'a> {
         }
         let total = costs.iter().map(|&c| u64::from(c)).sum();
         Some(Lns {
+            weights: weights_for(instance),
+            intersections: intersections(instance),
             instance,
             planner,
             distances: (0..k)
@@ -180,7 +207,8 @@ impl<'i, 'a> Lns<'i, 'a> {
     /// kept when every agent of it finds a path and their costs sum to less, else the
     /// old paths back. Whether the plan improved.
     pub(crate) fn step(&mut self) -> bool {
-        let neighbourhood = self.neighbourhood();
+        let choice = self.weights.draw(&mut self.noise);
+        let neighbourhood = self.neighbourhood(CHOICES[choice]);
         let old_paths: Vec<Vec<u32>> = neighbourhood
             .iter()
             .map(|&a| self.planner.release(a))
@@ -199,7 +227,14 @@ impl<'i, 'a> Lns<'i, 'a> {
             }
         }
         let new: u64 = new_costs.iter().map(|&c| u64::from(c)).sum();
-        if new_costs.len() == order.len() && new < old {
+        let complete = new_costs.len() == order.len();
+        let gain = if complete && new < old {
+            (old - new) as f64 / order.len() as f64
+        } else {
+            0.0
+        };
+        self.weights.reward(choice, gain);
+        if complete && new < old {
             for (&a, &c) in order.iter().zip(&new_costs) {
                 self.costs[a] = c;
             }
@@ -278,22 +313,28 @@ impl<'i, 'a> Lns<'i, 'a> {
         false
     }
 
-    /// The agents of the next step (see the module documentation).
-    fn neighbourhood(&mut self) -> Vec<usize> {
+    /// The agents of the next step, chosen as `choice` says.
+    fn neighbourhood(&mut self, choice: Choice) -> Vec<usize> {
         let k = self.costs.len();
         let size = NEIGHBOURHOOD.min(k);
         let mut chosen: Vec<usize> = Vec::with_capacity(size);
-        let late: Vec<usize> = (0..k)
-            .filter(|&a| self.costs[a] > self.distances[a])
-            .collect();
-        if !late.is_empty() && self.noise.below(2) == 0 {
-            let a = late[self.noise.below(late.len())];
-            chosen.push(a);
-            let way = self.shortest_way(a);
-            let mut blockers = Vec::new();
-            self.planner.agents_on(&way, a, &mut blockers);
-            self.noise.shuffle(&mut blockers);
-            chosen.extend(blockers.into_iter().take(size - 1));
+        match choice {
+            Choice::Late => {
+                let late: Vec<usize> = (0..k)
+                    .filter(|&a| self.costs[a] > self.distances[a])
+                    .collect();
+                if !late.is_empty() {
+                    let a = late[self.noise.below(late.len())];
+                    chosen.push(a);
+                    let way = self.shortest_way(a);
+                    let mut blockers = Vec::new();
+                    self.planner.agents_on(&way, a, &mut blockers);
+                    self.noise.shuffle(&mut blockers);
+                    chosen.extend(blockers.into_iter().take(size - 1));
+                }
+            }
+            Choice::Intersection => self.around_intersection(size, &mut chosen),
+            Choice::Random => {}
         }
         while chosen.len() < size {
             let a = self.noise.below(k);
@@ -302,6 +343,41 @@ impl<'i, 'a> Lns<'i, 'a> {
             }
         }
         chosen
+    }
+
+    /// [`Choice::Intersection`]: up to `size` agents that pass a random intersection and
+    /// the cells around it (breadth first, at most [`CELLS_PER_AGENT`] cells per agent
+    /// wanted), into `chosen`; a cell's agents in a random order.
+    fn around_intersection(&mut self, size: usize, chosen: &mut Vec<usize>) {
+        if self.intersections.is_empty() {
+            return;
+        }
+        let first = self.intersections[self.noise.below(self.intersections.len())];
+        let mut cells = vec![first];
+        let mut next = 0;
+        let mut found = Vec::new();
+        while next < cells.len() && chosen.len() < size && next < size * CELLS_PER_AGENT {
+            let v = cells[next];
+            next += 1;
+            found.clear();
+            self.planner.agents_on(&[v], usize::MAX, &mut found);
+            self.noise.shuffle(&mut found);
+            for &b in &found {
+                if chosen.len() < size && !chosen.contains(&b) {
+                    chosen.push(b);
+                }
+            }
+            for (_, u) in self
+                .instance
+                .grid
+                .neighbours(grid_core::CellId::new(v as usize))
+            {
+                let u = u.index() as u32;
+                if !cells.contains(&u) {
+                    cells.push(u);
+                }
+            }
+        }
     }
 
     /// The cells of one shortest way of agent `a` home, alone on the map.
@@ -331,6 +407,23 @@ impl<'i, 'a> Lns<'i, 'a> {
     pub(crate) fn into_paths(self) -> Vec<Vec<u32>> {
         self.planner.into_paths()
     }
+}
+
+/// The cells of `instance`'s map with three or more neighbours.
+fn intersections(instance: &Instance<'_>) -> Vec<u32> {
+    let grid = instance.grid;
+    (0..grid.cell_count())
+        .filter(|&v| grid.neighbours(grid_core::CellId::new(v)).count() >= 3)
+        .map(|v| v as u32)
+        .collect()
+}
+
+/// The choices' first weights on `instance`'s map: [`Choice::Intersection`] off where it
+/// has no intersection.
+fn weights_for(instance: &Instance<'_>) -> Weights<{ CHOICES.len() }> {
+    let grid = instance.grid;
+    let none = !(0..grid.cell_count()).any(|v| grid.neighbours(grid_core::CellId::new(v)).count() >= 3);
+    Weights::without([false, none, false])
 }
 
 #[cfg(test)]

@@ -25,6 +25,7 @@
 //! O(K x C) for the distances and the tests; then as [`constructive`] and [`sat`] per
 //! horizon, or as [`crate::search`].
 
+pub mod adaptive;
 pub mod constructive;
 pub mod dist_table;
 pub mod lacam;

@@ -39,6 +39,7 @@
 use grid_core::Grid;
 
 use super::Instance;
+use super::adaptive::Weights;
 use super::pibt::Noise;
 use crate::moves::Options;
 
@@ -55,13 +56,6 @@ const BYTES_PER_AGENT_STEP: u64 = 8;
 
 /// The most (cell, time) pairs the repair takes on (its tables are indexed by u32).
 const MAX_PAIRS: u64 = 1 << 30;
-
-/// How much a choice's weight follows its last step (the reaction factor of adaptive
-/// LNS, as in Li et al.).
-const REACTION: f64 = 0.01;
-
-/// The least weight of a choice, so that none is dropped for good.
-const LEAST_WEIGHT: f64 = 0.01;
 
 /// Tries to grow a neighbourhood past the collision graph, per agent wanted.
 const GROW_TRIES: usize = 10;
@@ -223,7 +217,7 @@ pub(crate) struct Repair<'i, 'a> {
     home_of: Vec<u32>,
     start_of: Vec<u32>,
     noise: Noise,
-    weights: [f64; CHOICES.len()],
+    weights: Weights<{ CHOICES.len() }>,
     /// Scratch of the search: fewest collisions found per pair, the cell before it, the
     /// pairs to reset, the queue.
     best: Vec<u32>,
@@ -267,7 +261,7 @@ impl<'i, 'a> Repair<'i, 'a> {
             home_of: vec![NOBODY; cells],
             start_of: vec![NOBODY; cells],
             noise: Noise::new(seed),
-            weights: [1.0; CHOICES.len()],
+            weights: Weights::default(),
             best: vec![UNSEEN; pairs],
             parent: vec![UNSEEN; pairs],
             touched: Vec::new(),
@@ -327,16 +321,7 @@ impl<'i, 'a> Repair<'i, 'a> {
         if self.pairs == 0 {
             return false;
         }
-        let total: f64 = self.weights.iter().sum();
-        let mut pick = (self.noise.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
-        let mut choice = CHOICES.len() - 1;
-        for (i, &w) in self.weights.iter().enumerate() {
-            if pick < w {
-                choice = i;
-                break;
-            }
-            pick -= w;
-        }
+        let choice = self.weights.draw(&mut self.noise);
         let neighbourhood = match CHOICES[choice] {
             Choice::Connected => self.connected_neighbourhood(),
             Choice::Random => self.random_neighbourhood(),
@@ -369,8 +354,7 @@ impl<'i, 'a> Repair<'i, 'a> {
         } else {
             0.0
         };
-        self.weights[choice] =
-            ((1.0 - REACTION) * self.weights[choice] + REACTION * gain).max(LEAST_WEIGHT);
+        self.weights.reward(choice, gain);
         if !kept {
             for a in planned {
                 self.remove(a);
