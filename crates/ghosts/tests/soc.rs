@@ -808,6 +808,7 @@ fn the_search_over_all_agents_after_the_groups_answers_the_optimum() {
             first: None,
             whole_from: Deadline(None),
             whole_late_from: Deadline(Some(std::time::Instant::now())),
+            beside: None,
         };
         let techniques = Techniques {
             planning: false,

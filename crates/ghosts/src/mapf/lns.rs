@@ -10,15 +10,19 @@
 //! ([`super::constructive`]), home for good at the earliest time it can around the
 //! others, with the whole horizon as slack.
 //!
-//! A neighbourhood is, half of the time, an agent that arrives late with the agents
-//! whose paths cross its shortest way home (those that hold it up), and otherwise agents
-//! drawn at random. Every path stays legal against every other at every step, so the
-//! plan can be taken at any time.
+//! A neighbourhood is chosen one of three ways, drawn by adaptive weights that follow
+//! which way lowered the sum lately ([`super::adaptive`]; the adaptive LNS of Li et al.):
+//! an agent that arrives late with the agents whose paths cross its shortest way home
+//! (those that hold it up); the agents that pass a random intersection and the cells
+//! around it (where agents can trade their order of passing); or agents drawn at random.
+//! Every path stays legal against every other at every step, so the plan can be taken at
+//! any time.
 //!
 //! # Complexity
 //! A first plan: K searches per attempt. One step of the search: [`NEIGHBOURHOOD`]
 //! searches (each O(N (log N + log R)) for the N states it reaches), plus O(K + L x R)
-//! to choose the neighbourhood (L the late agent's distance, R the visits of a cell).
+//! to choose the neighbourhood (L the late agent's distance, R the visits of a cell; an
+//! intersection's: up to [`NEIGHBOURHOOD`] x [`CELLS_PER_AGENT`] cells' visits).
 //! Memory O(K x H) for the paths and their reservations at horizon H.
 
 use std::time::Instant;
@@ -234,12 +238,12 @@ impl<'i, 'a> Lns<'i, 'a> {
             0.0
         };
         self.weights.reward(choice, gain);
-        if complete && new < old {
+        if complete && new <= old {
             for (&a, &c) in order.iter().zip(&new_costs) {
                 self.costs[a] = c;
             }
             self.total = self.total - old + new;
-            return true;
+            return new < old;
         }
         for &a in order.iter().take(new_costs.len()) {
             self.planner.release(a);

@@ -483,6 +483,14 @@ pub enum Event {
         /// Wall seconds it took.
         seconds: f64,
     },
+    /// A plan for the sum of costs better than the proof's best, found by large
+    /// neighbourhood search on a thread beside the proof (`mapf/lns.rs`).
+    SocBeside {
+        /// Its sum of costs.
+        cost: u64,
+        /// The sum of costs of the proof's best plan.
+        from: u64,
+    },
     /// The best plan's makespan shortened by large neighbourhood search
     /// (`mapf/lns.rs`) and LaCAM*'s anytime search in turns, after the proof stopped.
     Shortened {
@@ -654,6 +662,10 @@ impl std::fmt::Display for Event {
                 f,
                 "a plan for the sum of costs: {cost}, from {from} by {steps} steps of \
                  neighbourhood search ({seconds:.3} s)"
+            ),
+            Event::SocBeside { cost, from } => write!(
+                f,
+                "a plan for the sum of costs beside the proof: {cost}, the proof's best {from}"
             ),
             Event::Shortened {
                 makespan,
@@ -890,19 +902,55 @@ fn soc_driven(
     let deadline = driver.deadline();
     let whole_from = driver.share_of_proof(SOC_WHOLE_FROM);
     let whole_late_from = driver.share_of_proof(SOC_WHOLE_LATE_FROM);
-    let mut stop = || driver.passed();
-    let within = soc::Within {
-        stop: &mut stop,
-        deadline,
-        first,
-        whole_from,
-        whole_late_from,
-    };
-    let found = soc::solve_within(grid, starts, goals, limits.budget_mib, techniques, within)
-        .map_err(|e| match (e, limits.time_limit) {
-            (Unanswered::Time { .. }, Some(limit)) => Unanswered::Time { limit },
-            (e, _) => e,
-        })?;
+    // The neighbourhood search beside the proof, on a core of its own, with its memory
+    // taken off the proof's.
+    let beside_plan = first.as_ref().and_then(|paths| {
+        let until = deadline.0?;
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let bytes = beside_bytes(grid, starts.len(), paths);
+        (cores >= 2 && bytes <= limits.budget_mib.saturating_mul(MIB) / SOC_BESIDE_MOST)
+            .then(|| (paths.clone(), until, bytes))
+    });
+    let proof_mib = limits
+        .budget_mib
+        .saturating_sub(beside_plan.as_ref().map_or(0, |b| b.2.div_ceil(MIB)));
+    let beside = soc::Beside::default();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let (found, beside_found) = std::thread::scope(|scope| {
+        let helper = beside_plan.map(|(paths, until, _)| {
+            let (beside, done) = (&beside, &done);
+            scope.spawn(move || lns_beside(grid, starts, goals, paths, until, beside, done))
+        });
+        let mut stop = || driver.passed();
+        let within = soc::Within {
+            stop: &mut stop,
+            deadline,
+            first,
+            whole_from,
+            whole_late_from,
+            beside: helper.as_ref().map(|_| &beside),
+        };
+        let found = soc::solve_within(grid, starts, goals, proof_mib, techniques, within);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        // A panic of the search beside is its own: the proof's answer stands.
+        let beside_found = helper.and_then(|helper| helper.join().ok().flatten());
+        (found, beside_found)
+    });
+    let mut found = found.map_err(|e| match (e, limits.time_limit) {
+        (Unanswered::Time { .. }, Some(limit)) => Unanswered::Time { limit },
+        (e, _) => e,
+    })?;
+    if let (Some((plan, _)), Some(paths)) = (found.as_mut(), beside_found) {
+        let cost = soc::sum_of_costs(&paths, goals);
+        if cost < plan.cost {
+            (driver.trace)(&Event::SocBeside {
+                cost,
+                from: plan.cost,
+            });
+            plan.paths = paths;
+            plan.cost = cost;
+        }
+    }
     driver.proof_end = None;
     let found = found.map(|(mut plan, bound)| {
         if bound < plan.cost {
@@ -933,6 +981,57 @@ fn soc_driven(
         }
         (plan, bound)
     }))
+}
+
+/// With a time limit and two cores or more, the sum of costs' plan is improved by
+/// neighbourhood search ([`lns`]) on a thread of its own while the proof runs, when that
+/// takes at most this fraction of the memory budget (the rest is the proof's).
+const SOC_BESIDE_MOST: u64 = 4;
+
+/// The seed of the neighbourhood search beside the proof (not [`SOC_PLAN_SEED`]: it goes
+/// on from the plan that one left).
+const SOC_BESIDE_SEED: u64 = 23;
+
+/// Bytes the neighbourhood search beside the proof takes at most for `agents` agents on
+/// `grid` from the plan `paths`: its own distance tables (4 bytes a cell and agent) and
+/// its paths and reservations at its horizon ([`PUSH_AND_SWAP_BYTES`] less the move's 12,
+/// per agent and step, twice for the scratch of a step).
+fn beside_bytes(grid: &Grid, agents: usize, paths: &[Vec<u32>]) -> u64 {
+    let cells = grid.cell_count() as u64;
+    let longest = paths.iter().map(Vec::len).max().unwrap_or(0) as u64;
+    let steps = longest.max(1).saturating_mul(agents as u64);
+    (cells * 4)
+        .saturating_mul(agents as u64)
+        .saturating_add(steps.saturating_mul(2 * (PUSH_AND_SWAP_BYTES - 12)))
+}
+
+/// The neighbourhood search beside the proof: from `paths` (a legal plan), steps of
+/// [`lns`] until `done`, the instant `until`, or its plan costs no more than the proof's
+/// bound in `beside` (each better plan's cost told there). Its plan, when it found a
+/// better one.
+fn lns_beside(
+    grid: &Grid,
+    starts: &[CellId],
+    goals: &[CellId],
+    paths: Vec<Vec<u32>>,
+    until: Instant,
+    beside: &soc::Beside,
+    done: &std::sync::atomic::AtomicBool,
+) -> Option<Vec<Vec<u32>>> {
+    use std::sync::atomic::Ordering::Relaxed;
+    let instance = Instance::new(grid, starts, goals);
+    let over = || done.load(Relaxed) || Instant::now() >= until;
+    let mut search =
+        lns::Lns::from_paths(&instance, paths, 0, SOC_BESIDE_SEED, &mut || over())?;
+    search.give_up_at(Some(until));
+    let first = search.cost();
+    let floor = search.lower_bound();
+    while !over() && search.cost() > beside.bound.load(Relaxed).max(floor) {
+        if search.step() {
+            beside.found.store(search.cost(), Relaxed);
+        }
+    }
+    (search.cost() < first).then(|| search.into_paths())
 }
 
 /// Every agent's cell at 0..=T of the plan `plan` (placements after steps 1..=T) from

@@ -381,8 +381,28 @@ pub fn solve(
         first: None,
         whole_from: super::sat::Deadline::default(),
         whole_late_from: super::sat::Deadline::default(),
+        beside: None,
     };
     Ok(solve_within(grid, starts, goals, budget_mib, techniques, within)?.map(|(plan, _)| plan))
+}
+
+/// What the proof and a search for plans beside it, on another thread, tell each other
+/// ([`Within::beside`]).
+#[derive(Debug)]
+pub struct Beside {
+    /// The sum of costs of the best plan the search beside has found (`u64::MAX`: none).
+    pub found: std::sync::atomic::AtomicU64,
+    /// The proof's lower bound so far.
+    pub bound: std::sync::atomic::AtomicU64,
+}
+
+impl Default for Beside {
+    fn default() -> Self {
+        Beside {
+            found: std::sync::atomic::AtomicU64::new(u64::MAX),
+            bound: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
 }
 
 /// What the caller (the driver, which owns the clock) allows [`solve_within`], and the
@@ -402,6 +422,10 @@ pub struct Within<'s> {
     /// agents takes the rest of the time on the instances [`Cbs::decides`] does not give
     /// it (none: the groups decide to the end).
     pub whole_late_from: super::sat::Deadline,
+    /// A search for plans beside the proof, if one runs: before every budget the proof
+    /// tells it its bound, and stops (as `stop` does) once a plan it found costs no more
+    /// than that bound, which the caller then answers proven.
+    pub beside: Option<&'s Beside>,
 }
 
 /// [`solve`], stopped when `within.stop` says so or a step would pass the budget: then,
@@ -480,6 +504,7 @@ pub fn solve_within(
     let mut paired = false;
     let mut whole_tried = false;
     let stop = within.stop;
+    let beside = within.beside;
     let everyone: Vec<usize> = (0..k).collect();
     let by_whole = techniques.cbs.decides(&instance, &everyone);
     // With the search over all agents after the groups, the groups' decisions stop at
@@ -544,6 +569,16 @@ pub fn solve_within(
                 incumbent.take_if(|best| best.cost <= lower_bound + u64::from(delta))
             {
                 return Ok(Some(best));
+            }
+            if let Some(beside) = beside {
+                use std::sync::atomic::Ordering::Relaxed;
+                let bound = lower_bound + u64::from(delta);
+                beside.bound.store(bound, Relaxed);
+                if beside.found.load(Relaxed) <= bound {
+                    return Err(Unanswered::Time {
+                        limit: std::time::Duration::ZERO,
+                    });
+                }
             }
             if stop() {
                 return Err(Unanswered::Time {
