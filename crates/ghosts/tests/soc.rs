@@ -829,3 +829,64 @@ fn the_search_over_all_agents_after_the_groups_answers_the_optimum() {
     });
     assert!(gave_up <= 10, "{gave_up}");
 }
+
+/// A search beside the proof ([`soc::Beside`]) that has a plan of the optimum's cost stops
+/// the proof as soon as its bound meets that cost, and never later nor sooner: the bound
+/// answered is exactly the exhaustive optimum, with the proof's own best plan (here a
+/// legal plan one wait longer than the optimum's, so that it cannot end the proof itself).
+#[test]
+fn a_plan_found_beside_stops_the_proof_at_its_cost_and_not_before() {
+    use ghosts::internals::mapf::sat::Deadline;
+    use std::sync::atomic::Ordering::Relaxed;
+
+    let mut stopped_by_beside = 0;
+    on_tiny_instances(1753, 200, |dataset, gap, _, _, _| {
+        let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
+        let Ok(Some(optimal)) = soc::solve(grid, starts, goals, 64, Techniques::default()) else {
+            panic!("no optimum: {}", draw(dataset));
+        };
+        let optimum = optimal.cost;
+        assert_eq!(
+            optimum,
+            optimal.lower_bound + u64::from(gap),
+            "{}",
+            draw(dataset)
+        );
+        // Everyone waits one step first: legal, and dearer unless nobody moves.
+        let padded: Vec<Vec<u32>> = optimal
+            .paths
+            .iter()
+            .map(|path| {
+                std::iter::once(path[0])
+                    .chain(path.iter().copied())
+                    .collect()
+            })
+            .collect();
+        if soc::sum_of_costs(&padded, goals) == optimum {
+            return false;
+        }
+        let beside = soc::Beside::default();
+        beside.found.store(optimum, Relaxed);
+        let mut never = || false;
+        let within = soc::Within {
+            stop: &mut never,
+            deadline: Deadline(None),
+            first: Some(padded),
+            whole_from: Deadline(None),
+            whole_late_from: Deadline(None),
+            beside: Some(&beside),
+        };
+        let (plan, bound) =
+            soc::solve_within(grid, starts, goals, 64, Techniques::default(), within)
+                .unwrap()
+                .unwrap();
+        assert_eq!(bound, optimum, "{}", draw(dataset));
+        assert!(plan.cost >= bound, "{}", draw(dataset));
+        assert!(beside.bound.load(Relaxed) <= optimum, "{}", draw(dataset));
+        assert!(check_plan(dataset, &plan.placements()).is_ok());
+        stopped_by_beside += usize::from(plan.cost > bound);
+        true
+    });
+    // The proof must have been stopped by the plan beside, not ended by a plan of its own.
+    assert!(stopped_by_beside > 150, "{stopped_by_beside}");
+}

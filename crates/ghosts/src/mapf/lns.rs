@@ -426,7 +426,8 @@ fn intersections(instance: &Instance<'_>) -> Vec<u32> {
 /// has no intersection.
 fn weights_for(instance: &Instance<'_>) -> Weights<{ CHOICES.len() }> {
     let grid = instance.grid;
-    let none = !(0..grid.cell_count()).any(|v| grid.neighbours(grid_core::CellId::new(v)).count() >= 3);
+    let none =
+        !(0..grid.cell_count()).any(|v| grid.neighbours(grid_core::CellId::new(v)).count() >= 3);
     Weights::without([false, none, false])
 }
 

@@ -1021,8 +1021,7 @@ fn lns_beside(
     use std::sync::atomic::Ordering::Relaxed;
     let instance = Instance::new(grid, starts, goals);
     let over = || done.load(Relaxed) || Instant::now() >= until;
-    let mut search =
-        lns::Lns::from_paths(&instance, paths, 0, SOC_BESIDE_SEED, &mut || over())?;
+    let mut search = lns::Lns::from_paths(&instance, paths, 0, SOC_BESIDE_SEED, &mut || over())?;
     search.give_up_at(Some(until));
     let first = search.cost();
     let floor = search.lower_bound();
