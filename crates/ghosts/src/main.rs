@@ -54,7 +54,9 @@ struct Cli {
     #[arg(long, value_name = "FILE", requires = "map")]
     tracker: Option<PathBuf>,
     /// Wall seconds one dataset's (or instance's) search may take: past it, the best plan
-    /// found and its proven lower bound, `unproven: COST >= LB` (default: no limit).
+    /// found and its proven lower bound, `unproven: COST >= LB` (default: no limit). With
+    /// --objective soc and two cores or more, a second thread improves the plan beside
+    /// the proof.
     #[arg(long, value_name = "SECONDS", value_parser = grid_core::limits::parse_seconds)]
     time_limit: Option<std::time::Duration>,
     /// Memory one dataset's search may use, in MiB.
