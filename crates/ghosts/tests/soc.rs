@@ -128,13 +128,21 @@ fn every_technique() -> Vec<Techniques> {
         });
     }
     // Corridor splits (`cbs_corridors`, on in the variants above) off, in the groups'
-    // searches and in the search over all agents.
+    // searches and in the search over all agents; the same for the target splits that
+    // reserve the goal for its agent (`cbs_targets`).
     for cbs_whole in [Whole::AfterGroups, Whole::First] {
         all.push(Techniques {
             planning: false,
             cbs: Cbs::Everywhere,
             cbs_whole,
             cbs_corridors: false,
+            ..Techniques::default()
+        });
+        all.push(Techniques {
+            planning: false,
+            cbs: Cbs::Everywhere,
+            cbs_whole,
+            cbs_targets: false,
             ..Techniques::default()
         });
     }
@@ -500,7 +508,7 @@ fn cores_replayed_in_a_wider_session_keep_the_bound_exact() {
 #[test]
 fn two_agents_crossing_an_open_square_are_split_as_a_pair() {
     use ghosts::internals::mapf::sat::Deadline;
-    use ghosts::internals::mapf::soc::cbs::{Classify, PairCosts, Searched, least_extra};
+    use ghosts::internals::mapf::soc::cbs::{Classify, PairCosts, Searched, Targets, least_extra};
     use ghosts::internals::mapf::soc::corridor::Corridors;
     use ghosts::internals::mapf::soc::encoding::Sessions;
     use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
@@ -534,6 +542,7 @@ fn two_agents_crossing_an_open_square_are_split_as_a_pair() {
                 classify,
                 &mut splits,
                 &mut Corridors::off(),
+                &mut Targets::off(),
                 4,
                 64 << 20,
                 Deadline(None),
@@ -559,7 +568,7 @@ fn two_agents_crossing_an_open_square_are_split_as_a_pair() {
 #[test]
 fn two_agents_head_on_in_a_corridor_are_split_once() {
     use ghosts::internals::mapf::sat::Deadline;
-    use ghosts::internals::mapf::soc::cbs::{Classify, PairCosts, Searched, least_extra};
+    use ghosts::internals::mapf::soc::cbs::{Classify, PairCosts, Searched, Targets, least_extra};
     use ghosts::internals::mapf::soc::corridor::Corridors;
     use ghosts::internals::mapf::soc::symmetry::PairSplits;
 
@@ -593,6 +602,7 @@ fn two_agents_head_on_in_a_corridor_are_split_once() {
                     classify,
                     &mut PairSplits::off(),
                     &mut corridors,
+                    &mut Targets::off(),
                     gap + 4,
                     64 << 20,
                     Deadline(None),
@@ -625,13 +635,14 @@ fn two_agents_head_on_in_a_corridor_are_split_once() {
 #[test]
 fn conflict_based_search_bounds_never_pass_the_optimum() {
     use ghosts::internals::mapf::sat::Deadline;
-    use ghosts::internals::mapf::soc::cbs::{Classify, PairCosts, Searched, least_extra};
+    use ghosts::internals::mapf::soc::cbs::{Classify, PairCosts, Searched, Targets, least_extra};
     use ghosts::internals::mapf::soc::corridor::Corridors;
     use ghosts::internals::mapf::soc::encoding::Sessions;
     use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
     use ghosts::internals::mapf::soc::symmetry::PairSplits;
 
     let (mut gave_up, mut raised, mut split, mut corridor_splits) = (0, 0, 0, 0);
+    let (mut target_splits, mut replanned) = (0, 0);
     on_tiny_instances(1721, 150, |dataset, gap, instance, everyone, _| {
         let bound = pairwise_bound(
             instance,
@@ -640,7 +651,8 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
             &Sessions::new(true, Deadline(None)),
             Cbs::Off,
         );
-        // Pair splits (`symmetry`) off and on; corridor splits (`corridor`) off and on.
+        // Pair splits (`symmetry`) off and on; corridor splits (`corridor`) off and on;
+        // target splits that reserve the goal (`Targets`) off and on.
         let variants = [
             (
                 &bound.pairs[..],
@@ -648,14 +660,24 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                 Classify::Earliest,
                 false,
                 false,
+                false,
             ),
-            (&[], PairCosts::Instance, Classify::Mdd, false, true),
+            (&[], PairCosts::Instance, Classify::Mdd, false, true, true),
+            (
+                &[],
+                PairCosts::Instance,
+                Classify::Earliest,
+                false,
+                false,
+                true,
+            ),
             (
                 &bound.pairs[..],
                 PairCosts::UnderConstraints,
                 Classify::Mdd,
                 false,
                 false,
+                true,
             ),
             (
                 &bound.pairs[..],
@@ -663,6 +685,7 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                 Classify::Earliest,
                 true,
                 true,
+                true,
             ),
             (
                 &bound.pairs[..],
@@ -670,9 +693,10 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                 Classify::Mdd,
                 true,
                 true,
+                false,
             ),
         ];
-        for (pairs, pair_costs, classify, on, corridors) in variants {
+        for (pairs, pair_costs, classify, on, corridors, targets) in variants {
             for allowance in [gap.saturating_sub(1), gap, gap + 2] {
                 for budget in [2, 8, 64, 20_000] {
                     let mut searches = budget;
@@ -680,6 +704,10 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                     let mut corridor = Corridors {
                         on: corridors,
                         made: 0,
+                    };
+                    let mut target = Targets {
+                        on: targets,
+                        ..Targets::off()
                     };
                     let searched = least_extra(
                         instance,
@@ -690,6 +718,7 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                         classify,
                         &mut splits,
                         &mut corridor,
+                        &mut target,
                         allowance,
                         64 << 20,
                         Deadline(None),
@@ -699,7 +728,7 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                     );
                     let context = || {
                         format!(
-                            "{pair_costs:?} {classify:?} {on} {corridors} {allowance} {budget} {searched:?}\n{}",
+                            "{pair_costs:?} {classify:?} {on} {corridors} {targets} {allowance} {budget} {searched:?}\n{}",
                             draw(dataset)
                         )
                     };
@@ -716,6 +745,9 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                     }
                     split += splits.made;
                     corridor_splits += corridor.made;
+                    assert!(targets || target.made == 0);
+                    target_splits += target.made;
+                    replanned += target.replanned;
                 }
             }
         }
@@ -727,6 +759,9 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
     assert!(raised > 10, "{raised}");
     assert!(split > 1000, "{split}");
     assert!(corridor_splits > 50, "{corridor_splits}");
+    assert!(target_splits > 50, "{target_splits}");
+    assert!(replanned > 1000, "{replanned}");
+    println!("target splits {target_splits}, agents replanned {replanned}");
 }
 
 /// Sessions that fill the memory ([`Sessions::filling`]) decide the budgets as the

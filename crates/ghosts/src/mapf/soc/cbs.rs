@@ -18,7 +18,13 @@
 //!   gives its path to the node instead of splitting it;
 //! - target reasoning: an agent that crosses the goal of another after that one has
 //!   arrived splits into "the other arrives later" (a length constraint) and "the crosser
-//!   keeps off that goal from then on";
+//!   keeps off that goal from then on"; with [`Targets`] (CBSH2-RTC, Li et al., AIJ 2021,
+//!   after the disjoint splitting of Li et al., ICAPS 2019), the second child is "the
+//!   other arrives for good by then, and every agent but it keeps off that goal from then
+//!   on" ([`Constraint::Home`]), with every agent whose path breaks it replanned: the
+//!   crosser's child used to cost nothing where another agent's path crossed the same
+//!   goal later, and was split again on it (ht_chantry random-1 K = 100: 287 of 404
+//!   splits on target conflicts);
 //! - the group's proven least ([`super::pairwise`]'s cover of the group's pairs, and the
 //!   bound its SAT sessions proved) as a floor of every node's cost, so the nodes under it
 //!   are taken fewest conflicts first;
@@ -32,16 +38,22 @@
 //!   that leaves fewer conflicts (a bypass of both at once).
 //!
 //! Exactness: the two children of a split together keep every plan of their parent
-//! (vertex, edge and target splits as in the papers), each low-level search is an exact
-//! A* (consistent heuristic: the distance to the goal, raised to the last time the goal is
-//! forbidden), and the nodes are taken in order of cost, so the first node without a
-//! conflict is a plan of least sum of costs. Nodes and searches past the caller's limits
-//! give up ([`Searched::GaveUp`]): nothing is claimed, and the caller decides by SAT.
+//! (vertex, edge and target splits as in the papers; for the target split of
+//! [`Targets`]: a plan where the home agent arrives for good at a time <= t keeps it on
+//! its goal at every time >= t, so no other agent is there then, which is the second
+//! child; every other plan has it arriving after t, the first child: the two are
+//! disjoint), each low-level search is an exact A* (consistent heuristic: the distance
+//! to the goal, raised to the last time the goal is forbidden; a deadline to arrive by
+//! caps its f, which never passes the cost of a path through the state), and the nodes
+//! are taken in order of cost, so the first node without a conflict is a plan of least
+//! sum of costs. Nodes and searches past the caller's limits give up
+//! ([`Searched::GaveUp`]): nothing is claimed, and the caller decides by SAT.
 //!
 //! # Complexity
 //! Exponential in the number of conflicts in the worst case; per node O(K x H) to find
-//! the conflicts and, per low-level search, O(N log N) for the N (cell, time) states it
-//! reaches (at most the cells times the agent's deadline).
+//! the conflicts (and to find the paths that break a [`Constraint::Home`]) and, per
+//! low-level search, O(N log N) for the N (cell, time) states it reaches (at most the
+//! cells times the agent's deadline).
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap, HashSet};
@@ -138,6 +150,34 @@ enum Constraint {
     Longer { time: u32 },
     /// Not on `cell` at any time up to `time` (corridor reasoning).
     Before { cell: u32, time: u32 },
+    /// `cell`, the goal of one agent of the group, is that agent's from `time` on: it is
+    /// on its goal at every time >= `time` (arrives for good by `time`), and every other
+    /// agent is off `cell` at every time >= `time` (target reasoning, [`Targets`]). One
+    /// constraint on the node for all the agents ([`Group::constraints_of`] gives it to
+    /// each), resolved by each agent's goal in [`rules`].
+    Home { cell: u32, time: u32 },
+}
+
+/// Whether a target conflict's second child is "the home agent arrives for good by the
+/// time of the conflict, and every other agent keeps off its goal from then on"
+/// ([`Constraint::Home`], with every agent whose path breaks it replanned) rather than
+/// "the crosser keeps off that goal from then on", and how many such splits were made
+/// and agents replanned in their second children (added up over the searches given it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Targets {
+    /// Whether the split is made.
+    pub on: bool,
+    /// The splits made.
+    pub made: u64,
+    /// The agents replanned in the second children of the splits made.
+    pub replanned: u64,
+}
+
+impl Targets {
+    /// The stronger target splits off.
+    pub fn off() -> Self {
+        Targets::default()
+    }
 }
 
 /// A conflict between two agents of the group (indices in the group).
@@ -188,8 +228,9 @@ impl Conflict {
         }
     }
 
-    /// The two children: each an agent and the constraint it gets.
-    fn split(self, goals: &[u32]) -> [(usize, Constraint); 2] {
+    /// The two children: each an agent and the constraint it gets (a
+    /// [`Constraint::Home`], when `targets`, is given to every agent).
+    fn split(self, goals: &[u32], targets: bool) -> [(usize, Constraint); 2] {
         match self {
             Conflict::Vertex { a, b, cell, time } => [
                 (a, Constraint::Vertex { cell, time }),
@@ -213,8 +254,19 @@ impl Conflict {
                 ),
             ],
             // A plan where `home` arrives by `time` keeps it on its goal from then on, so
-            // the crosser is off that cell from `time`; every other plan has `home`
-            // arriving later.
+            // every other agent is off that cell from `time`: with `targets`, the second
+            // child is exactly those plans (disjoint from the first); without, it keeps
+            // the crosser alone off the cell. Every other plan has `home` arriving later.
+            Conflict::Target { home, time, .. } if targets => [
+                (home, Constraint::Longer { time }),
+                (
+                    home,
+                    Constraint::Home {
+                        cell: goals[home],
+                        time,
+                    },
+                ),
+            ],
             Conflict::Target {
                 crosser,
                 home,
@@ -281,7 +333,9 @@ pub enum Searched {
 struct Node {
     /// The node it was split from (`None`: the root).
     parent: Option<usize>,
-    /// The agent constrained here (index in the group) and its new constraint.
+    /// The agent constrained here (index in the group) and its new constraint (a
+    /// [`Constraint::Home`]: on every agent, the agent being the one whose goal it
+    /// reserves).
     constraint: Option<(usize, Constraint)>,
     /// Per agent of the group, its path (to its cost).
     paths: Vec<Rc<Vec<u32>>>,
@@ -366,6 +420,9 @@ struct Group<'i, 'a> {
     /// Whether a node is split on a corridor conflict ([`super::corridor`]), and the
     /// splits made.
     corridors: std::cell::Cell<Corridors>,
+    /// Whether a target conflict's second child reserves the goal for its agent
+    /// ([`Targets`]), and the splits made.
+    targets: std::cell::Cell<Targets>,
     /// The corridors met, by their least interior cell (with their distance tables,
     /// counted in `memo_bytes`).
     corridor_memo: std::cell::RefCell<IntMap<u32, Rc<Corridor>>>,
@@ -381,9 +438,11 @@ struct Group<'i, 'a> {
 /// steps of two of them together, which raise each node's bound ([`node_bound`]), with
 /// the pairs in conflict costed as `pair_costs` says and the conflict to split chosen as
 /// `classify` says, or a pair that does not fit at its own costs split on when
-/// `pair_splits` says so (the splits made are added to it). Gives up at `deadline`, when its nodes and searches would take more
-/// than `bytes`, past `*searches` low-level searches (what it made is taken off
-/// `*searches`), or after `stall` nodes in a row taken without a rise of the least bound.
+/// `pair_splits` says so (the splits made are added to it), on corridor conflicts as
+/// `corridors` says and on target conflicts as `targets` says (likewise). Gives up at
+/// `deadline`, when its nodes and searches would take more than `bytes`, past
+/// `*searches` low-level searches (what it made is taken off `*searches`), or after
+/// `stall` nodes in a row taken without a rise of the least bound.
 ///
 /// # Complexity
 /// See the module documentation.
@@ -397,6 +456,7 @@ pub fn least_extra(
     classify: Classify,
     pair_splits: &mut PairSplits,
     corridors: &mut Corridors,
+    targets: &mut Targets,
     allowance: u32,
     bytes: u64,
     deadline: Deadline,
@@ -428,6 +488,7 @@ pub fn least_extra(
         singletons: std::cell::RefCell::new(HashMap::new()),
         pair_splits: std::cell::Cell::new(*pair_splits),
         corridors: std::cell::Cell::new(*corridors),
+        targets: std::cell::Cell::new(*targets),
         corridor_memo: std::cell::RefCell::default(),
         scratch: std::cell::RefCell::default(),
         cells: std::cell::RefCell::default(),
@@ -442,6 +503,7 @@ pub fn least_extra(
     *searches = limits.searches.get();
     *pair_splits = group.pair_splits.get();
     *corridors = group.corridors.get();
+    *targets = group.targets.get();
     searched
 }
 
@@ -466,13 +528,14 @@ impl Group<'_, '_> {
         node_bound(paths.len(), &strongest(self.pairs, pair_costs), &own)
     }
 
-    /// Every constraint on agent `i` in node `n`.
+    /// Every constraint on agent `i` in node `n` (a [`Constraint::Home`] is on every
+    /// agent).
     fn constraints_of(&self, nodes: &[Node], n: usize, i: usize) -> Vec<Constraint> {
         let mut constraints = Vec::new();
         let mut at = Some(n);
         while let Some(m) = at {
             if let Some((j, c)) = nodes[m].constraint {
-                if j == i {
+                if j == i || matches!(c, Constraint::Home { .. }) {
                     constraints.push(c);
                 }
             }
@@ -614,6 +677,7 @@ impl Group<'_, '_> {
     /// The best-first search (module documentation).
     fn search(&self, floor: u32, allowance: u32, limits: &Limits) -> Searched {
         let k = self.agents.len();
+        let targets = self.targets.get().on;
         let mut paths = Vec::with_capacity(k);
         for i in 0..k {
             let cat = Occupancy::new(&paths, &self.goals);
@@ -725,26 +789,26 @@ impl Group<'_, '_> {
                 let mut bypassed = false;
                 for &conflict in found.iter().take(CLASSIFIED) {
                     let conflict = self.corridor(&nodes[n].paths, conflict).unwrap_or(conflict);
-                    let children = conflict.split(&self.goals).map(|(i, constraint)| {
+                    let children = conflict.split(&self.goals, targets).map(|(i, constraint)| {
                         self.child(&nodes, n, &cat, i, constraint, allowance, limits, used)
                     });
                     if children.iter().any(|c| matches!(c, Child::GaveUp)) {
                         return Searched::GaveUp(least);
                     }
                     if bypasses < BYPASSES {
-                        if let Some((i, path)) = children.iter().find_map(|c| match c {
-                            Child::Path { agent, path, extra }
+                        // Each replanned path costs at least its parent's: the same sum
+                        // is the same costs, each path least under the node's constraints.
+                        if let Some(new) = children.iter().find_map(|c| match c {
+                            Child::Path { paths, extra }
                                 if *extra == nodes[n].extra
-                                    && self
-                                        .conflicts(&with(&nodes[n].paths, *agent, path))
-                                        .len()
+                                    && self.conflicts(&with_all(&nodes[n].paths, paths)).len()
                                         < found.len() =>
                             {
-                                Some((*agent, path.clone()))
+                                Some(paths.clone())
                             }
                             _ => None,
                         }) {
-                            nodes[n].paths[i] = path;
+                            nodes[n].paths = with_all(&nodes[n].paths, &new);
                             bypasses += 1;
                             bypassed = true;
                             break;
@@ -772,7 +836,7 @@ impl Group<'_, '_> {
                 };
                 if costlier < 2 {
                     if let Some(split) = self.pair_split(&nodes, n, &found) {
-                        let children = split.split(&self.goals).map(|(i, constraint)| {
+                        let children = split.split(&self.goals, targets).map(|(i, constraint)| {
                             self.child(&nodes, n, &cat, i, constraint, allowance, limits, used)
                         });
                         if children.iter().any(|c| matches!(c, Child::GaveUp)) {
@@ -791,17 +855,29 @@ impl Group<'_, '_> {
                 made.made += 1;
                 self.corridors.set(made);
             }
-            let split = conflict.split(&self.goals);
+            let split = conflict.split(&self.goals, targets);
+            if targets && matches!(conflict, Conflict::Target { .. }) {
+                let mut made = self.targets.get();
+                made.made += 1;
+                if let Child::Path { paths, .. } = &children[1] {
+                    made.replanned += paths.len() as u64;
+                }
+                self.targets.set(made);
+            }
             for ((agent, constraint), child) in split.into_iter().zip(children) {
-                let Child::Path { path, extra, .. } = child else {
+                let Child::Path { paths: new, extra } = child else {
                     continue;
                 };
-                let paths = with(&nodes[n].paths, agent, &path);
-                // The pairs whose constraints the child keeps cost what they cost here.
+                let paths = with_all(&nodes[n].paths, &new);
+                // The pairs whose paths and constrained agent the child keeps cost what
+                // they cost here: the others of a home constraint have it too, but a
+                // pair's cost under fewer constraints is still a bound of its cost under
+                // more (costed again, it could only rise).
+                let changed = |x: usize| x == agent || new.iter().any(|(j, _)| *j == x);
                 let pair_costs: Vec<Pair> = nodes[n]
                     .pair_costs
                     .iter()
-                    .filter(|p| p.first != agent && p.second != agent)
+                    .filter(|p| !changed(p.first) && !changed(p.second))
                     .copied()
                     .collect();
                 // A child's plans are its parent's: the parent's bound holds (path-max).
@@ -810,7 +886,9 @@ impl Group<'_, '_> {
                     continue;
                 }
                 let conflicts = self.conflicts(&paths).len();
-                used += NODE_BYTES + 8 * k as u64 + 4 * path.len() as u64;
+                used += NODE_BYTES
+                    + 8 * k as u64
+                    + new.iter().map(|(_, p)| 4 * p.len() as u64).sum::<u64>();
                 if used + self.memo_bytes.get() > limits.bytes {
                     return Searched::GaveUp(least);
                 }
@@ -985,8 +1063,30 @@ impl Group<'_, '_> {
         });
     }
 
-    /// The child of node `n` where agent `i` gets `constraint` too: its path replanned
-    /// within what the others leave of `allowance`.
+    /// The agents whose paths in node `n` break `constraint` on agent `i`: `i` alone,
+    /// or for a [`Constraint::Home`], the agent whose goal it reserves when it arrives
+    /// for good after its time, and every other agent on that goal at or after it.
+    fn breaking(&self, nodes: &[Node], n: usize, i: usize, constraint: Constraint) -> Vec<usize> {
+        let Constraint::Home { cell, time } = constraint else {
+            return vec![i];
+        };
+        let paths = &nodes[n].paths;
+        (0..paths.len())
+            .filter(|&j| {
+                if self.goals[j] == cell {
+                    planning::cost(&paths[j], cell) > time
+                } else {
+                    // Past its end a path stays on its own goal, not `cell`.
+                    paths[j].iter().skip(time as usize).any(|&v| v == cell)
+                }
+            })
+            .collect()
+    }
+
+    /// The child of node `n` where agent `i` gets `constraint` too (every agent, for a
+    /// [`Constraint::Home`]): the paths that break it replanned one after the other,
+    /// each within what the others leave of `allowance` (the ones not yet replanned
+    /// counted at their parent's extra steps, which the child's never go under).
     #[allow(clippy::too_many_arguments)]
     fn child(
         &self,
@@ -1000,36 +1100,36 @@ impl Group<'_, '_> {
         used: u64,
     ) -> Child {
         let node = &nodes[n];
-        let mut constraints = self.constraints_of(nodes, n, i);
-        constraints.push(constraint);
-        let own = self.extra_of(i, &node.paths[i]);
-        let others = node.extra - own;
-        let Some(left) = allowance.checked_sub(others) else {
-            return Child::Over;
-        };
-        let avoid = Avoid {
-            cat,
-            own: &node.paths[i],
-        };
-        match self.plan(
-            i,
-            &constraints,
-            self.distances[i] + left,
-            &avoid,
-            limits,
-            used,
-        ) {
-            Planned::Path(path) => {
-                let extra = others + self.extra_of(i, &path);
-                Child::Path {
-                    agent: i,
-                    path: Rc::new(path),
-                    extra,
+        let mut extra = node.extra;
+        let mut paths = Vec::new();
+        for j in self.breaking(nodes, n, i, constraint) {
+            let mut constraints = self.constraints_of(nodes, n, j);
+            constraints.push(constraint);
+            let others = extra - self.extra_of(j, &node.paths[j]);
+            let Some(left) = allowance.checked_sub(others) else {
+                return Child::Over;
+            };
+            let avoid = Avoid {
+                cat,
+                own: &node.paths[j],
+            };
+            match self.plan(
+                j,
+                &constraints,
+                self.distances[j] + left,
+                &avoid,
+                limits,
+                used,
+            ) {
+                Planned::Path(path) => {
+                    extra = others + self.extra_of(j, &path);
+                    paths.push((j, Rc::new(path)));
                 }
+                Planned::Over => return Child::Over,
+                Planned::GaveUp => return Child::GaveUp,
             }
-            Planned::Over => Child::Over,
-            Planned::GaveUp => Child::GaveUp,
         }
+        Child::Path { paths, extra }
     }
 
     /// Every conflict of `paths` (each agent staying on its last cell after its end), in
@@ -1170,6 +1270,10 @@ impl Group<'_, '_> {
         let Some(rules) = rules(constraints, goal) else {
             return Planned::Over;
         };
+        // A path that arrives for good by `by` costs at most `by`, and each of its states
+        // has f at most that cost (h never passes what is left): `by` as the limit keeps
+        // every such path.
+        let limit = rules.by.map_or(limit, |by| limit.min(by));
         let after = rules.after;
         let forbidden = |v: u32, t: u32| rules.forbids(v, t);
         let h = |v: u32, t: u32| -> u32 {
@@ -1335,7 +1439,8 @@ pub fn node_bound(agents: usize, pairs: &[Pair], own: &[u32]) -> u32 {
 }
 
 /// `constraints` on an agent whose goal is `goal`, compiled (`None`: one keeps it off its
-/// goal for good, so it never arrives).
+/// goal for good, so it never arrives, or they forbid its goal at or after the time by
+/// which it must have arrived for good).
 fn rules(constraints: &[Constraint], goal: u32) -> Option<Rules> {
     let mut rules = Rules {
         after: -1,
@@ -1367,7 +1472,20 @@ fn rules(constraints: &[Constraint], goal: u32) -> Option<Rules> {
                     rules.after = rules.after.max(i64::from(time));
                 }
             }
+            // Goals are distinct: the agent whose goal `cell` is arrives by `time`, every
+            // other keeps off `cell` from `time`.
+            Constraint::Home { cell, time } if cell == goal => {
+                rules.by = Some(rules.by.map_or(time, |by| by.min(time)));
+            }
+            Constraint::Home { cell, time } => {
+                let e = rules.from.entry(cell).or_insert(time);
+                *e = (*e).min(time);
+            }
         }
+    }
+    // Forbidden on its goal at or after the time it must be there for good.
+    if rules.by.is_some_and(|by| i64::from(by) <= rules.after) {
+        return None;
     }
     Some(rules)
 }
@@ -1395,12 +1513,21 @@ fn with(paths: &[Rc<Vec<u32>>], i: usize, path: &Rc<Vec<u32>>) -> Vec<Rc<Vec<u32
     paths
 }
 
+/// `paths` with each agent's of `new` replaced by its path there.
+fn with_all(paths: &[Rc<Vec<u32>>], new: &[(usize, Rc<Vec<u32>>)]) -> Vec<Rc<Vec<u32>>> {
+    let mut paths = paths.to_vec();
+    for (i, path) in new {
+        paths[*i] = Rc::clone(path);
+    }
+    paths
+}
+
 /// A child of a split.
 enum Child {
-    /// Its replanned agent, path and the group's extra steps.
+    /// Its replanned agents with their paths (one for a constraint on one agent), and
+    /// the group's extra steps.
     Path {
-        agent: usize,
-        path: Rc<Vec<u32>>,
+        paths: Vec<(usize, Rc<Vec<u32>>)>,
         extra: u32,
     },
     /// No path within the allowance.

@@ -159,6 +159,9 @@ pub struct Groups {
     /// Whether its conflict-based searches split on corridor conflicts
     /// ([`super::corridor`]).
     cbs_corridors: bool,
+    /// Whether its conflict-based searches' target splits reserve the goal for its agent
+    /// ([`cbs::Targets`]).
+    cbs_targets: bool,
 }
 
 /// Agents decided together.
@@ -199,6 +202,7 @@ impl Groups {
             cbs_pair_costs: cbs::PairCosts::Instance,
             cbs_pair_splits: false,
             cbs_corridors: false,
+            cbs_targets: false,
         }
     }
 
@@ -243,6 +247,15 @@ impl Groups {
     pub fn with_cbs_corridors(self, on: bool) -> Self {
         Groups {
             cbs_corridors: on,
+            ..self
+        }
+    }
+
+    /// These groups, their conflict-based searches' target splits reserving the goal for
+    /// its agent when `on` ([`cbs::Targets`]).
+    pub fn with_cbs_targets(self, on: bool) -> Self {
+        Groups {
+            cbs_targets: on,
             ..self
         }
     }
@@ -303,6 +316,10 @@ impl Groups {
             &mut super::corridor::Corridors {
                 on: self.cbs_corridors,
                 made: 0,
+            },
+            &mut cbs::Targets {
+                on: self.cbs_targets,
+                ..cbs::Targets::off()
             },
             allowance,
             bytes,

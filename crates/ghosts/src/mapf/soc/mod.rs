@@ -118,6 +118,11 @@ pub struct Techniques {
     /// far end by t2" ([`corridor`]), where a vertex or edge split would move the meeting
     /// one step along.
     pub cbs_corridors: bool,
+    /// With `cbs`: a target conflict (an agent on the goal of another after that one
+    /// arrived for good) is split into "the home agent arrives later" and "the home
+    /// agent arrives for good by then, and every other agent keeps off its goal from
+    /// then on" ([`cbs::Targets`]), rather than keeping the crosser alone off it.
+    pub cbs_targets: bool,
     /// The SAT sessions' solvers in CaDiCaL's `plain` configuration, without
     /// preprocessing or inprocessing ([`encoding::Sessions::plain`]).
     pub plain_sat: bool,
@@ -231,6 +236,7 @@ impl Default for Techniques {
             cbs_mdd: true,
             cbs_pair_splits: true,
             cbs_corridors: true,
+            cbs_targets: true,
             plain_sat: true,
             cbs_whole_late: true,
             whole_late_cells: WHOLE_LATE_CELLS,
@@ -277,6 +283,8 @@ struct WholeSearch<'i, 'a> {
     pair_splits: bool,
     /// Whether it splits on corridor conflicts.
     corridors: bool,
+    /// Whether its target splits reserve the goal for its agent.
+    targets: bool,
     /// Bytes it may take.
     room: u64,
 }
@@ -318,6 +326,10 @@ impl WholeSearch<'_, '_> {
             &mut corridor::Corridors {
                 on: self.corridors,
                 made: 0,
+            },
+            &mut cbs::Targets {
+                on: self.targets,
+                ..cbs::Targets::off()
             },
             allowance,
             self.room,
@@ -553,6 +565,7 @@ pub fn solve_within(
         classify,
         pair_splits: techniques.cbs_pair_splits,
         corridors: techniques.cbs_corridors,
+        targets: techniques.cbs_targets,
         room,
     };
     let mut groups = core::Groups::new()
@@ -560,7 +573,8 @@ pub fn solve_within(
         .with_cbs_pairs(techniques.cbs_pairs)
         .with_cbs_pair_costs(pair_costs)
         .with_cbs_pair_splits(techniques.cbs_pair_splits)
-        .with_cbs_corridors(techniques.cbs_corridors);
+        .with_cbs_corridors(techniques.cbs_corridors)
+        .with_cbs_targets(techniques.cbs_targets);
     // Every budget below `delta` is proved impossible: LB + delta is the proven bound
     // whenever the loop stops.
     let mut budgets = || -> Result<Option<SocPlan>, Unanswered> {

@@ -15,9 +15,10 @@
 //!
 //! Exactness: the MDD of an agent at cost c holds every path that obeys its constraints
 //! and arrives at its goal for good at exactly c (after the last time its goal is
-//! forbidden), and every path of the pair costs at least the two least costs, so the
-//! first Delta with a joint walk is the pair's least; a search cut short by its budget
-//! answers the Delta it reached (every smaller one proved to have no walk).
+//! forbidden; none when c is past the time by which it must have arrived), and every
+//! path of the pair costs at least the two least costs, so the first Delta with a joint
+//! walk is the pair's least; a search cut short by its budget answers the Delta it
+//! reached (every smaller one proved to have no walk).
 //!
 //! # Complexity
 //! Per split, O(W x H) for the two MDDs (W their widths, H the cost) and O(W^2 x H) for
@@ -44,6 +45,9 @@ pub struct Rules {
     pub until: IntMap<u32, u32>,
     /// The agent arrives at its goal for good after this time (-1: at any time).
     pub after: i64,
+    /// The agent arrives at its goal for good by this time (`None`: at any time;
+    /// target reasoning, [`super::cbs`]).
+    pub by: Option<u32>,
 }
 
 impl Rules {
@@ -166,7 +170,10 @@ pub fn mdd(instance: &Instance<'_>, walker: &Walker<'_>, cost: u32, left: &mut u
     let start = instance.starts[a].index() as u32;
     let grid = instance.grid;
     let d = |v: u32| instance.distance(a, CellId::new(v as usize));
-    if i64::from(cost) <= rules.after || rules.from.contains_key(&goal) {
+    if i64::from(cost) <= rules.after
+        || rules.by.is_some_and(|by| cost > by)
+        || rules.from.contains_key(&goal)
+    {
         return Some(Vec::new());
     }
     if rules.forbids(start, 0) || d(start) > cost {

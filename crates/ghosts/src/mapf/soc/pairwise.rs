@@ -161,6 +161,7 @@ fn pair_extra(
             // Two agents and no pairs' bounds: nothing to split on.
             &mut PairSplits::off(),
             &mut super::corridor::Corridors::off(),
+            &mut cbs::Targets::off(),
             cap - 1,
             bytes,
             sessions.deadline(),
