@@ -145,6 +145,8 @@ pub struct RunOptions<'a> {
     /// Wall time one search may take (`--time-limit`): past it, the best plan found
     /// with its proven lower bound ([`Options::time_limit`]); `None`: no limit.
     pub time_limit: Option<std::time::Duration>,
+    /// The threads one search may use ([`Options::threads`]; default 1).
+    pub threads: std::num::NonZeroUsize,
     /// Told every step of each search ([`Options::trace`]); the binary's `--verbose`
     /// prints them on standard error.
     pub trace: Option<&'a dyn Fn(&Event)>,
@@ -164,6 +166,7 @@ impl Default for RunOptions<'_> {
             result_file: None,
             tracker_file: None,
             time_limit: None,
+            threads: std::num::NonZeroUsize::MIN,
             trace: None,
         }
     }
@@ -181,6 +184,7 @@ impl std::fmt::Debug for RunOptions<'_> {
             .field("result_file", &self.result_file)
             .field("tracker_file", &self.tracker_file)
             .field("time_limit", &self.time_limit)
+            .field("threads", &self.threads)
             .field("trace", &self.trace.map(|_| "a sink"))
             .finish()
     }
@@ -206,6 +210,7 @@ impl RunOptions<'_> {
                 || self.tracker_file.is_some(),
             memory_mib: self.memory_mib,
             time_limit: self.time_limit,
+            threads: self.threads,
             trace: self.trace,
         }
     }

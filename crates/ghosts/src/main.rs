@@ -54,11 +54,14 @@ struct Cli {
     #[arg(long, value_name = "FILE", requires = "map")]
     tracker: Option<PathBuf>,
     /// Wall seconds one dataset's (or instance's) search may take: past it, the best plan
-    /// found and its proven lower bound, `unproven: COST >= LB` (default: no limit). With
-    /// --objective soc and two cores or more, a second thread improves the plan beside
-    /// the proof.
+    /// found and its proven lower bound, `unproven: COST >= LB` (default: no limit).
     #[arg(long, value_name = "SECONDS", value_parser = grid_core::limits::parse_seconds)]
     time_limit: Option<std::time::Duration>,
+    /// Threads one search may use (default: the machine's processors). With 2 or more,
+    /// --objective soc and --time-limit, a second thread improves the plan beside the
+    /// proof; give 1 when running several instances at once.
+    #[arg(long, value_name = "N")]
+    jobs: Option<std::num::NonZeroUsize>,
     /// Memory one dataset's search may use, in MiB.
     #[arg(long, default_value_t = ghosts::DEFAULT_MEMORY_MIB)]
     memory_mib: u64,
@@ -86,6 +89,9 @@ fn main() -> ExitCode {
         result_file: cli.output,
         tracker_file: cli.tracker,
         time_limit: cli.time_limit,
+        threads: cli.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism().unwrap_or(std::num::NonZeroUsize::MIN)
+        }),
         trace: cli.verbose.then_some(&to_stderr as &dyn Fn(&ghosts::Event)),
     };
     let stdout = io::stdout();

@@ -42,19 +42,26 @@ pub struct Options<'a> {
     /// With a limit, LaCAM* gives the first plans (`docs/mapf.md`); `None`: no limit,
     /// every answer a proof.
     pub time_limit: Option<Duration>,
+    /// The threads the solve may use (default 1). With 2 or more, a time limit and
+    /// [`Objective::SumOfCosts`], a second thread improves the plan by large
+    /// neighbourhood search while the proof runs, and a plan that meets the proof's bound
+    /// ends it (`docs/mapf.md`). The binary's `--jobs` gives the machine's processors.
+    pub threads: std::num::NonZeroUsize,
     /// Told every step of the search as it is decided ([`Event`]); `None`: nobody.
     /// The binary's `--verbose` prints them on standard error.
     pub trace: Option<&'a dyn Fn(&Event)>,
 }
 
 impl Default for Options<'_> {
-    /// The makespan, no plan, [`DEFAULT_MEMORY_MIB`], no time limit, no trace.
+    /// The makespan, no plan, [`DEFAULT_MEMORY_MIB`], no time limit, one thread, no
+    /// trace.
     fn default() -> Self {
         Options {
             objective: Objective::Makespan,
             plan: false,
             memory_mib: DEFAULT_MEMORY_MIB,
             time_limit: None,
+            threads: std::num::NonZeroUsize::MIN,
             trace: None,
         }
     }
@@ -67,6 +74,7 @@ impl fmt::Debug for Options<'_> {
             .field("plan", &self.plan)
             .field("memory_mib", &self.memory_mib)
             .field("time_limit", &self.time_limit)
+            .field("threads", &self.threads)
             .field("trace", &self.trace.map(|_| "a sink"))
             .finish()
     }
@@ -340,13 +348,17 @@ pub fn solve<P: Problem>(
                 solution
             }))
         }
-        Objective::SumOfCosts => Ok(mapf::solve_agents_soc(agents, limits, &mut trace)?.map(
-            |(soc, bound)| {
-                let mut solution = Solution::sum_of_costs(soc, want);
-                solution.lower_bound = bound;
-                solution
-            },
-        )),
+        Objective::SumOfCosts => {
+            Ok(
+                mapf::solve_agents_soc(agents, limits, options.threads, &mut trace)?.map(
+                    |(soc, bound)| {
+                        let mut solution = Solution::sum_of_costs(soc, want);
+                        solution.lower_bound = bound;
+                        solution
+                    },
+                ),
+            )
+        }
     }
 }
 

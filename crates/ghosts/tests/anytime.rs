@@ -180,6 +180,8 @@ fn a_generous_time_limit_proves_the_optimum_through_the_front_door() {
                     plan: true,
                     memory_mib: 64,
                     time_limit: Some(Duration::from_secs(600)),
+                    // A second thread: the sum of costs' plan improved beside the proof.
+                    threads: std::num::NonZeroUsize::new(2).unwrap(),
                     ..ghosts::Options::default()
                 };
                 let solution = ghosts::solve(&dataset, &options).unwrap();

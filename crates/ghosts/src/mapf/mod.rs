@@ -846,6 +846,7 @@ pub(crate) fn solve_agents(
 pub(crate) fn solve_agents_soc(
     agents: Agents<'_>,
     limits: Limits,
+    threads: std::num::NonZeroUsize,
     trace: &mut dyn FnMut(&Event),
 ) -> Result<Option<(soc::SocPlan, u64)>, Unanswered> {
     let Agents { starts, goals, .. } = agents;
@@ -858,7 +859,7 @@ pub(crate) fn solve_agents_soc(
         return Ok(Some((plan, 0)));
     }
     soc_driven(
-        Driver::new(agents, Want::Plan, limits, trace),
+        Driver::new(agents, Want::Plan, limits, trace).with_threads(threads),
         soc::Techniques::default(),
     )
 }
@@ -906,9 +907,9 @@ fn soc_driven(
     // taken off the proof's.
     let beside_plan = first.as_ref().and_then(|paths| {
         let until = deadline.0?;
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let bytes = beside_bytes(grid, starts.len(), paths);
-        (cores >= 2 && bytes <= limits.budget_mib.saturating_mul(MIB) / SOC_BESIDE_MOST)
+        (driver.threads.get() >= 2
+            && bytes <= limits.budget_mib.saturating_mul(MIB) / SOC_BESIDE_MOST)
             .then(|| (paths.clone(), until, bytes))
     });
     let proof_mib = limits
@@ -983,7 +984,7 @@ fn soc_driven(
     }))
 }
 
-/// With a time limit and two cores or more, the sum of costs' plan is improved by
+/// With a time limit and two threads or more, the sum of costs' plan is improved by
 /// neighbourhood search ([`lns`]) on a thread of its own while the proof runs, when that
 /// takes at most this fraction of the memory budget (the rest is the proof's).
 const SOC_BESIDE_MOST: u64 = 4;
@@ -1484,6 +1485,9 @@ struct Driver<'a, 't> {
     techniques: Techniques,
     /// What [`Driver::improve`] does when it has no plan.
     last_resort: LastResort,
+    /// The threads it may use: with 2 or more and a time limit, the sum of costs' plan is
+    /// improved beside the proof.
+    threads: std::num::NonZeroUsize,
     trace: &'t mut dyn FnMut(&Event),
 }
 
@@ -1504,8 +1508,15 @@ impl<'a, 't> Driver<'a, 't> {
             checks_left: std::cell::Cell::new(0),
             techniques: Techniques::default(),
             last_resort: LastResort::PushAndSwap,
+            threads: std::num::NonZeroUsize::MIN,
             trace,
         }
+    }
+
+    /// The driver with `threads` threads instead of one.
+    fn with_threads(mut self, threads: std::num::NonZeroUsize) -> Self {
+        self.threads = threads;
+        self
     }
 
     /// The driver with `techniques` instead of the default ones.

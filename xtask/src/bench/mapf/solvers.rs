@@ -44,6 +44,10 @@ pub enum Solver {
         binary: PathBuf,
         objective_flag: bool,
         time_limit_flag: bool,
+        /// It takes `--jobs` (threads one search may use): the bench gives it 1, since it
+        /// counts CPU seconds (`ulimit -t` and the limit count every thread's) as the
+        /// peers' single thread does.
+        jobs_flag: bool,
     },
     /// lacam2's `main`.
     Lacam2(PathBuf),
@@ -82,6 +86,7 @@ impl Solver {
         Solver::Ours {
             objective_flag: help.contains("--objective"),
             time_limit_flag: help.contains("--time-limit"),
+            jobs_flag: help.contains("--jobs"),
             binary,
         }
     }
@@ -268,6 +273,7 @@ fn command(
             binary,
             objective_flag,
             time_limit_flag,
+            jobs_flag,
         } => {
             let mut args = vec![
                 "--map".to_owned(),
@@ -285,6 +291,9 @@ fn command(
             }
             if *time_limit_flag {
                 args.extend(["--time-limit".to_owned(), seconds]);
+            }
+            if *jobs_flag {
+                args.extend(["--jobs".to_owned(), "1".to_owned()]);
             }
             (binary.clone(), args)
         }
