@@ -78,6 +78,7 @@ fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
         result_file: None,
         tracker_file: None,
         time_limit: None,
+        threads: std::num::NonZeroUsize::MIN,
         trace: None,
     };
     let mut out = Vec::new();
