@@ -109,9 +109,10 @@ impl<'i, 'a> Lns<'i, 'a> {
             });
             if placed {
                 let total = costs.iter().map(|&c| u64::from(c)).sum();
+                let crossings = intersections(instance);
                 return Some(Lns {
-                    weights: weights_for(instance),
-                    intersections: intersections(instance),
+                    weights: weights_for(&crossings),
+                    intersections: crossings,
                     instance,
                     planner,
                     distances,
@@ -158,9 +159,10 @@ impl<'i, 'a> Lns<'i, 'a> {
             planner.reserve(a, std::mem::take(path));
         }
         let total = costs.iter().map(|&c| u64::from(c)).sum();
+        let crossings = intersections(instance);
         Some(Lns {
-            weights: weights_for(instance),
-            intersections: intersections(instance),
+            weights: weights_for(&crossings),
+            intersections: crossings,
             instance,
             planner,
             distances: (0..k)
@@ -422,13 +424,10 @@ fn intersections(instance: &Instance<'_>) -> Vec<u32> {
         .collect()
 }
 
-/// The choices' first weights on `instance`'s map: [`Choice::Intersection`] off where it
-/// has no intersection.
-fn weights_for(instance: &Instance<'_>) -> Weights<{ CHOICES.len() }> {
-    let grid = instance.grid;
-    let none =
-        !(0..grid.cell_count()).any(|v| grid.neighbours(grid_core::CellId::new(v)).count() >= 3);
-    Weights::without([false, none, false])
+/// The choices' first weights on a map whose intersections are `intersections`:
+/// [`Choice::Intersection`] off where there is none.
+fn weights_for(intersections: &[u32]) -> Weights<{ CHOICES.len() }> {
+    Weights::without([false, intersections.is_empty(), false])
 }
 
 #[cfg(test)]
