@@ -130,6 +130,15 @@ fn every_technique() -> Vec<Techniques> {
     // Corridor splits (`cbs_corridors`, on in the variants above) off, in the groups'
     // searches and in the search over all agents; the same for the target splits that
     // reserve the goal for its agent (`cbs_targets`).
+    // Each agent's cells in the SAT sessions within the whole reach (`own_reaches`
+    // off), with planning and without.
+    for planning in [true, false] {
+        all.push(Techniques {
+            planning,
+            own_reaches: false,
+            ..Techniques::default()
+        });
+    }
     for cbs_whole in [Whole::AfterGroups, Whole::First] {
         all.push(Techniques {
             planning: false,
@@ -817,6 +826,115 @@ fn sessions_filling_the_memory_decide_every_budget_exactly() {
         true
     });
     assert!(between > 20, "{between}");
+}
+
+/// Own reaches (`Sessions::own_reaches`): with the pairwise bound's pairs as clauses and
+/// each agent's cells reaching only the session's reach less what the other agents take
+/// at least by those pairs, a session of any reach from the optimum's extra steps up
+/// decides every budget within it as the exhaustive search does (impossible below the
+/// optimum, a plan that replays legally and costs at most the budget from it), its
+/// core-guided bound never passes the optimum, and the sessions that build themselves
+/// (core-guided and not) meet the optimum budget by budget. Some encodings are strictly
+/// smaller than with the whole reach for every agent, else the test checks nothing new.
+#[test]
+fn own_reaches_decide_every_budget_exactly() {
+    use ghosts::internals::mapf::sat::Deadline;
+    use ghosts::internals::mapf::soc::encoding::{
+        Decision, Session, Sessions, count_own_variables, count_variables, others_least,
+    };
+    use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
+
+    let (mut smaller, mut decided) = (0, 0);
+    on_tiny_instances(1741, 150, |dataset, gap, instance, everyone, rng| {
+        let goals = dataset.homes();
+        let context = || draw(dataset);
+        let bound = pairwise_bound(
+            instance,
+            64,
+            u64::MAX,
+            &Sessions::new(true, Deadline(None)),
+            Cbs::Off,
+        );
+        if bound.pairs.is_empty() {
+            return false;
+        }
+        let distances: u64 = (0..everyone.len())
+            .map(|a| u64::from(instance.distance(a, dataset.starts()[a])))
+            .sum();
+        let legal = |paths: Vec<Vec<u32>>, budget: u32| {
+            let plan = soc::SocPlan {
+                cost: soc::sum_of_costs(&paths, goals),
+                lower_bound: distances,
+                paths,
+            };
+            assert!(plan.cost <= distances + u64::from(budget), "{}", context());
+            assert!(
+                check_plan(dataset, &plan.placements()).is_ok(),
+                "{}",
+                context()
+            );
+        };
+        let reach = gap + rng.below(4) as u32;
+        let floors = others_least(everyone, everyone, &bound.pairs);
+        smaller += usize::from(
+            count_own_variables(instance, everyone, reach, &floors)
+                < count_variables(instance, everyone, reach),
+        );
+        let mut session = Session::configured(
+            instance,
+            everyone,
+            reach,
+            Deadline(None),
+            &bound.pairs,
+            true,
+            true,
+        );
+        assert!(session.raise(instance) <= gap, "{}", context());
+        for delta in 0..=reach {
+            match session.decide(instance, delta) {
+                Decision::Plan(paths) => {
+                    assert!(delta >= gap, "plan at {delta} < {gap}\n{}", context());
+                    legal(paths, delta);
+                }
+                Decision::Impossible => {
+                    assert!(delta < gap, "impossible at {delta} >= {gap}\n{}", context())
+                }
+                Decision::Stopped => unreachable!(),
+            }
+            decided += 1;
+        }
+        for core_guided in [false, true] {
+            let mut sessions = if core_guided {
+                Sessions::core_guided(true, Deadline(None))
+            } else {
+                Sessions::new(true, Deadline(None))
+            }
+            .plain(true)
+            .own_reaches(true);
+            sessions.set_pairs(bound.pairs.clone());
+            let mut delta = 0;
+            loop {
+                match sessions
+                    .decide(instance, everyone, delta, u64::MAX)
+                    .unwrap()
+                {
+                    Decision::Plan(paths) => {
+                        assert_eq!(delta, gap, "{}", context());
+                        legal(paths, delta);
+                        break;
+                    }
+                    Decision::Impossible => {
+                        delta = (delta + 1).max(sessions.proven());
+                        assert!(delta <= gap, "{}", context());
+                    }
+                    Decision::Stopped => unreachable!(),
+                }
+            }
+        }
+        true
+    });
+    assert!(smaller > 50, "{smaller}");
+    assert!(decided > 500, "{decided}");
 }
 
 /// The search over all agents after the groups on the instances `Cbs::Large` does not

@@ -54,7 +54,7 @@ use std::collections::{HashMap, HashSet};
 use crate::mapf::Instance;
 use crate::moves::Options;
 
-use super::pairwise::Pair;
+use super::pairwise::{Pair, min_cover};
 use super::planning::distances;
 use crate::mapf::sat::{Deadline, Solver, plain_solver_until, solver_until};
 
@@ -75,11 +75,26 @@ pub enum Decision {
 ///
 /// # Complexity
 /// O(K x C).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
 pub fn count_variables(instance: &Instance<'_>, agents: &[usize], reach: u32) -> u64 {
+    count_own_variables(instance, agents, reach, &vec![0; agents.len()])
+}
+
+/// [`count_variables`] where agent `agents[i]`'s cells reach `reach - floors[i]` extra
+/// steps ([`others_least`]), as a session with own reaches encodes them.
+///
+/// # Complexity
+/// O(K x C).
+pub fn count_own_variables(
+    instance: &Instance<'_>,
+    agents: &[usize],
+    reach: u32,
+    floors: &[u32],
+) -> u64 {
     let horizon = u64::from(longest(instance) + reach);
     let mut total = 0u64;
-    for &a in agents {
-        let home_by = instance.distance(a, instance.starts[a]) + reach;
+    for (&a, &floor) in agents.iter().zip(floors) {
+        let home_by = instance.distance(a, instance.starts[a]) + reach.saturating_sub(floor);
         let to_goal = instance.distances(a);
         for (v, s) in window(instance, a, home_by) {
             total += u64::from(home_by - s - to_goal.at(v as usize) + 1);
@@ -139,6 +154,50 @@ fn longest(instance: &Instance<'_>) -> u32 {
     distances(instance).into_iter().max().unwrap_or(0)
 }
 
+/// Per agent of `of` (each one of `all`), a lower bound on the extra steps the other
+/// agents of `all` take together in every plan, by the pairwise bounds `pairs`: the
+/// cover of the pairs among `all` ([`min_cover`]) less the largest weight of a pair of
+/// the agent (the other agents' least cover plus that weight on the agent covers every
+/// pair, so the cover of all is at most their cover plus it).
+///
+/// Why: in a session of reach R whose clauses hold the pairs, an agent that takes more
+/// than R - floor extra steps leaves the others at least floor, so the session's sum
+/// passes R, beyond every budget it decides: its cells need only reach R - floor
+/// ([`Session`]'s own reaches).
+///
+/// # Complexity
+/// O(P) plus [`min_cover`] of the pairs among `all`.
+pub fn others_least(all: &[usize], of: &[usize], pairs: &[Pair]) -> Vec<u32> {
+    let index = |a: usize| all.iter().position(|&b| b == a);
+    let among: Vec<Pair> = pairs
+        .iter()
+        .filter_map(|p| {
+            let (x, y) = (index(p.first)?, index(p.second)?);
+            Some(Pair {
+                first: x.min(y),
+                second: x.max(y),
+                extra: p.extra,
+            })
+        })
+        .collect();
+    if among.is_empty() {
+        return vec![0; of.len()];
+    }
+    let cover = min_cover(all.len(), &among);
+    of.iter()
+        .map(|&a| {
+            let i = index(a);
+            let heaviest = among
+                .iter()
+                .filter(|p| Some(p.first) == i || Some(p.second) == i)
+                .map(|p| p.extra)
+                .max()
+                .unwrap_or(0);
+            cover.saturating_sub(heaviest)
+        })
+        .collect()
+}
+
 /// Decides whether `instance` has a plan with at most `delta` steps more than the sum of
 /// its agents' distances.
 ///
@@ -171,8 +230,13 @@ pub struct Session {
     agents: Vec<usize>,
     /// Per agent encoded, per time: its variables.
     layers: Vec<Vec<Layer>>,
-    /// Per agent encoded: its unary count of extra steps, e(a, 1..=R).
+    /// Per agent encoded: its unary count of extra steps, e(a, 1..=R + 1).
     counts: Vec<Vec<i32>>,
+    /// Whether each agent's cells reach only R less what the others take at least
+    /// ([`others_least`]; the module documentation's own reaches).
+    own: bool,
+    /// Per agent encoded: its way out, e(a, r + 1) for its own reach r (R without `own`).
+    ways_out: Vec<i32>,
     /// The totalizer's outputs over every agent encoded: `excess[j]` is forced true by at
     /// least j + 1 extra steps.
     excess: Vec<i32>,
@@ -198,6 +262,8 @@ pub struct Session {
     /// Whether its solver runs in CaDiCaL's `plain` configuration
     /// ([`crate::mapf::sat::plain_solver_until`]).
     plain: bool,
+    /// A model of the raise took a way out ([`Session::raise`]): the raise stops there.
+    stalled: bool,
 }
 
 /// What a sum of the core-guided bound adds up, in terms that hold from one session to
@@ -262,11 +328,12 @@ impl Session {
         deadline: Deadline,
         pairs: &[Pair],
     ) -> Self {
-        Session::configured(instance, agents, reach, deadline, pairs, false)
+        Session::configured(instance, agents, reach, deadline, pairs, false, false)
     }
 
     /// [`Session::new`], its solver in CaDiCaL's `plain` configuration when `plain`
-    /// ([`crate::mapf::sat::plain_solver_until`]; the default configuration otherwise).
+    /// ([`crate::mapf::sat::plain_solver_until`]; the default configuration otherwise),
+    /// each agent's cells within its own reach when `own` (module documentation).
     ///
     /// # Complexity
     /// As [`Session::new`].
@@ -277,6 +344,7 @@ impl Session {
         deadline: Deadline,
         pairs: &[Pair],
         plain: bool,
+        own: bool,
     ) -> Self {
         let longest = longest(instance) as usize;
         let mut session = Session {
@@ -293,6 +361,8 @@ impl Session {
             agents: Vec::new(),
             layers: Vec::new(),
             counts: Vec::new(),
+            own,
+            ways_out: Vec::new(),
             excess: Vec::new(),
             options: Options::new(instance.grid),
             deadline,
@@ -303,6 +373,7 @@ impl Session {
             settled_plan: None,
             exhausted: false,
             plain,
+            stalled: false,
         };
         session.add(instance, agents);
         session
@@ -348,9 +419,17 @@ impl Session {
         let old = self.layers.len();
         self.settled = false;
         self.settled_plan = None;
+        self.stalled = false;
+        let floors = if self.own {
+            let all: Vec<usize> = self.agents.iter().chain(agents).copied().collect();
+            others_least(&all, agents, &self.pairs)
+        } else {
+            vec![0; agents.len()]
+        };
         let mut at_cell: Vec<Vec<(u32, i32)>> = vec![Vec::new(); self.horizon + 1];
-        for &a in agents {
-            self.add_agent(instance, a, &mut at_cell);
+        for (&a, floor) in agents.iter().zip(floors) {
+            let own_reach = self.reach.saturating_sub(floor);
+            self.add_agent(instance, a, own_reach, &mut at_cell);
         }
         for (t, mut vars) in at_cell.into_iter().enumerate() {
             vars.sort_unstable();
@@ -419,13 +498,21 @@ impl Session {
         }
     }
 
-    /// Agent `a`'s variables and its own clauses (start, goal, moves, cost), its
-    /// variables listed by time in `at_cell`.
-    fn add_agent(&mut self, instance: &Instance<'_>, a: usize, at_cell: &mut [Vec<(u32, i32)>]) {
+    /// Agent `a`'s variables and its own clauses (start, goal, moves, cost), its cells
+    /// within `own_reach` extra steps (at most the reach), its variables listed by time
+    /// in `at_cell`.
+    fn add_agent(
+        &mut self,
+        instance: &Instance<'_>,
+        a: usize,
+        own_reach: u32,
+        at_cell: &mut [Vec<(u32, i32)>],
+    ) {
         let grid = instance.grid;
         let cells = grid.cell_count();
         let distance = instance.distance(a, instance.starts[a]) as usize;
-        let home_by = distance + self.reach as usize;
+        let own_reach = own_reach.min(self.reach) as usize;
+        let home_by = distance + own_reach;
         let to_goal = instance.distances(a);
         // Each cell of the window at every time from its distance from the start to the
         // last from which the goal is still within reach (the goal: to the horizon),
@@ -447,11 +534,17 @@ impl Session {
             }
             at_time.extend(layer.iter().copied());
         }
-        // The agent beyond the reach (at least R + 1 extra steps), the last of its count:
-        // then none of its variables need be true, and every clause below but the start
-        // and the goal from the deadline on holds with them all false.
-        self.last_var += 1;
-        let beyond = self.last_var;
+        // The unary count of the extra steps, e(a, 1..=R + 1); the last is the agent
+        // beyond the reach. Its way out is e(a, r + 1) for its own reach r: then none of
+        // its variables need be true, and every clause below but the start and the goal
+        // from the deadline on holds with them all false.
+        let count: Vec<i32> = (0..=self.reach)
+            .map(|_| {
+                self.last_var += 1;
+                self.last_var
+            })
+            .collect();
+        let beyond = count[own_reach];
         let solver = &mut self.solver;
         // The start, and the goal from the deadline on: the only variables there.
         for &(_, var) in &layers[0] {
@@ -471,25 +564,17 @@ impl Session {
             &mut here,
             &mut there,
         );
-        // The unary count of the extra steps.
+        // Away from the goal at d_a + k - 1: at least k extra steps (from the own reach
+        // on, the goal clauses above say it), and each count implies the one below.
         let goal = instance.goals[a].index() as u32;
-        let mut count: Vec<i32> = Vec::with_capacity(self.reach as usize);
-        for k in 1..=self.reach as usize {
-            let t = distance + k - 1;
-            self.last_var += 1;
-            let e = self.last_var;
-            if let Some(at_goal) = var(&layers[t], goal) {
-                solver.add_clause([at_goal, e]);
+        for k in 1..=own_reach {
+            if let Some(at_goal) = var(&layers[distance + k - 1], goal) {
+                solver.add_clause([at_goal, count[k - 1]]);
             }
-            if let Some(&before) = count.last() {
-                solver.add_clause([-e, before]);
-            }
-            count.push(e);
         }
-        if let Some(&before) = count.last() {
-            solver.add_clause([-beyond, before]);
+        for k in 1..count.len() {
+            solver.add_clause([-count[k], count[k - 1]]);
         }
-        count.push(beyond);
         // Away from the goal at t on v: at least t + dist(v, goal) - d_a extra steps.
         for (t, layer) in layers.iter().enumerate() {
             for &(v, x) in layer {
@@ -504,6 +589,7 @@ impl Session {
         let pairs: usize = layers.iter().map(Vec::len).sum();
         self.counted += pairs as u64 + 2 * u64::from(self.reach) + 2;
         self.agents.push(a);
+        self.ways_out.push(beyond);
         self.sums.push(Sum {
             outputs: count.clone(),
             paid: 0,
@@ -532,6 +618,7 @@ impl Session {
                 self.deadline,
                 &pairs,
                 self.plain,
+                self.own,
             );
             self.replay(&log);
         }
@@ -578,12 +665,17 @@ impl Session {
     /// # Complexity
     /// One incremental SAT call per core and per round of swap clauses.
     pub fn raise(&mut self, instance: &Instance<'_>) -> u32 {
-        while !self.settled && !self.exhausted && self.bound() <= self.reach {
-            let assumptions: Vec<i32> = self
+        while !self.settled && !self.exhausted && !self.stalled && self.bound() <= self.reach {
+            let mut assumptions: Vec<i32> = self
                 .sums
                 .iter()
                 .filter_map(|sum| sum.outputs.get(sum.paid).map(|&o| -o))
                 .collect();
+            // With own reaches, no agent takes its way out: a core that needs one is not
+            // a fact about the sums alone, and the raise stops there.
+            if self.own {
+                assumptions.extend(self.ways_out.iter().map(|&w| -w));
+            }
             match self.solver.solve_with(assumptions.iter().copied()) {
                 None => break,
                 Some(true) => {
@@ -598,6 +690,10 @@ impl Session {
                     }
                 }
                 Some(false) => {
+                    if self.own && self.ways_out.iter().any(|&w| self.solver.failed(-w)) {
+                        self.stalled = true;
+                        break;
+                    }
                     let named: Vec<usize> = (0..self.sums.len())
                         .filter(|&i| {
                             let sum = &self.sums[i];
@@ -926,6 +1022,9 @@ pub struct Sessions {
     /// Whether the sessions' solvers run in CaDiCaL's `plain` configuration
     /// ([`Sessions::plain`]).
     plain: bool,
+    /// Whether each agent's cells reach only what the others leave it
+    /// ([`Sessions::own_reaches`]).
+    own: bool,
     /// The bound the last decision proved when it answered impossible (0: none beyond
     /// its budget).
     proven: u32,
@@ -949,6 +1048,7 @@ impl Sessions {
             reuse: false,
             fill: false,
             plain: false,
+            own: false,
             proven: 0,
             log: CoreLog::default(),
             adopted: Vec::new(),
@@ -999,6 +1099,18 @@ impl Sessions {
         Sessions { plain, ..self }
     }
 
+    /// These sessions, where with `own` each agent's cells reach only the session's reach
+    /// less what the others take at least by the pairwise bounds ([`others_least`]; the
+    /// module documentation's own reaches).
+    ///
+    /// Why: a group's encoding holds every agent's cells within the whole reach, while the
+    /// pairs between the others already spend most of it: on ht_chantry random-1 with 100
+    /// agents (`--memory-mib 4096`) the group of 45 agents at 51 extra steps needed 3.57 M
+    /// variables, past the room of 2.79 M, and the proof stopped there at 19.7 s of 30.
+    pub fn own_reaches(self, own: bool) -> Self {
+        Sessions { own, ..self }
+    }
+
     /// The reach of a new session on `agents` for `delta` within `max_variables`: the
     /// usual Delta + Delta / 4 + 2 when it fits; with [`Sessions::filling`], else the
     /// widest that fits in [`SESSION_FILL`] of the room; else Delta.
@@ -1012,12 +1124,15 @@ impl Sessions {
         delta: u32,
         max_variables: u64,
     ) -> u32 {
+        let floors = self.floors(agents, agents);
+        let count_variables =
+            |agents: &[usize], reach: u32| count_own_variables(instance, agents, reach, &floors);
         let wide = delta.saturating_add(delta / 4 + 2);
-        if count_variables(instance, agents, wide) <= max_variables {
+        if count_variables(agents, wide) <= max_variables {
             return wide;
         }
         let fill = max_variables / SESSION_FILL.1 * SESSION_FILL.0;
-        if !self.fill || count_variables(instance, agents, delta) > fill {
+        if !self.fill || count_variables(agents, delta) > fill {
             return delta;
         }
         // The count grows with the reach: the widest within `fill`, by bisection
@@ -1025,13 +1140,23 @@ impl Sessions {
         let (mut near, mut far) = (delta, wide);
         while far - near > 1 {
             let middle = near + (far - near) / 2;
-            if count_variables(instance, agents, middle) <= fill {
+            if count_variables(agents, middle) <= fill {
                 near = middle;
             } else {
                 far = middle;
             }
         }
         near
+    }
+
+    /// Per agent of `of` (each one of `all`), what the others of `all` take at least
+    /// ([`others_least`]) with own reaches, else 0.
+    fn floors(&self, all: &[usize], of: &[usize]) -> Vec<u32> {
+        if self.own {
+            others_least(all, of, &self.pairs)
+        } else {
+            vec![0; of.len()]
+        }
     }
 
     /// The extra steps the last decision proved every plan takes when it answered
@@ -1049,6 +1174,7 @@ impl Sessions {
             reuse: self.reuse,
             fill: self.fill,
             plain: self.plain,
+            own: self.own,
             ..Sessions::new(self.incremental, self.deadline)
         }
     }
@@ -1141,7 +1267,9 @@ impl Sessions {
                     .copied()
                     .filter(|a| !session.agents().contains(a))
                     .collect();
-                let variables = count_variables(instance, &new, session.reach());
+                let all: Vec<usize> = session.agents().iter().chain(&new).copied().collect();
+                let floors = self.floors(&all, &new);
+                let variables = count_own_variables(instance, &new, session.reach(), &floors);
                 if session.variables().saturating_add(variables) <= max_variables {
                     session.add(instance, &new);
                     Some(session)
@@ -1160,7 +1288,8 @@ impl Sessions {
                     delta
                 };
                 if reach == delta {
-                    let variables = count_variables(instance, agents, delta);
+                    let floors = self.floors(agents, agents);
+                    let variables = count_own_variables(instance, agents, delta, &floors);
                     if variables > max_variables {
                         return Err(TooLarge { variables });
                     }
@@ -1172,6 +1301,7 @@ impl Sessions {
                     self.deadline,
                     &self.pairs,
                     self.plain,
+                    self.own,
                 );
                 if self.incremental {
                     session.replay(&self.log);

@@ -134,6 +134,10 @@ pub struct Techniques {
     /// With `cbs_whole_late`: the least cells of a map on which the search over all
     /// agents takes over late ([`WHOLE_LATE_CELLS`] by default).
     pub whole_late_cells: usize,
+    /// With `pairwise`: each agent's cells in a SAT session reach only the session's
+    /// reach less what the other agents take at least by their pairs
+    /// ([`encoding::Sessions::own_reaches`]).
+    pub own_reaches: bool,
 }
 
 /// When the search over all agents ([`Techniques::cbs_whole`]) decides.
@@ -240,6 +244,7 @@ impl Default for Techniques {
             plain_sat: true,
             cbs_whole_late: true,
             whole_late_cells: WHOLE_LATE_CELLS,
+            own_reaches: true,
         }
     }
 }
@@ -542,10 +547,12 @@ pub fn solve_within(
             .reusing(techniques.reuse_plan)
             .filling(techniques.fill)
             .plain(techniques.plain_sat)
+            .own_reaches(techniques.own_reaches)
     } else {
         encoding::Sessions::new(techniques.incremental, deadline)
             .filling(techniques.fill)
             .plain(techniques.plain_sat)
+            .own_reaches(techniques.own_reaches)
     };
     let pair_costs = if techniques.cbs_pair_costs {
         cbs::PairCosts::UnderConstraints
