@@ -948,39 +948,47 @@ fn own_reaches_decide_every_budget_exactly() {
 fn the_search_over_all_agents_after_the_groups_answers_the_optimum() {
     use ghosts::internals::mapf::sat::Deadline;
 
-    let mut gave_up = 0;
-    on_tiny_instances(1741, 100, |dataset, gap, _, _, _| {
-        let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
-        let distances: u64 = (0..starts.len())
-            .map(|a| u64::from(grid.distances(goals[a], None)[starts[a].index()]))
-            .sum();
-        let mut never = || false;
-        let within = soc::Within {
-            stop: &mut never,
-            deadline: Deadline(None),
-            first: None,
-            whole_from: Deadline(None),
-            whole_late_from: Deadline(Some(std::time::Instant::now())),
-            beside: None,
-        };
-        let techniques = Techniques {
-            planning: false,
-            cbs_whole_late: true,
-            whole_late_cells: 0,
-            ..Techniques::default()
-        };
-        // Past its memory the search gives up, claiming nothing.
-        let Ok(found) = soc::solve_within(grid, starts, goals, 4, techniques, within) else {
-            gave_up += 1;
-            return true;
-        };
-        let (plan, bound) = found.unwrap();
-        assert_eq!(plan.cost, distances + u64::from(gap), "{}", draw(dataset));
-        assert_eq!(bound, plan.cost, "{}", draw(dataset));
-        assert!(check_plan(dataset, &plan.placements()).is_ok());
-        true
-    });
-    assert!(gave_up <= 10, "{gave_up}");
+    for whole_stall_back in [false, true] {
+        let mut gave_up = 0;
+        on_tiny_instances(1741, 100, |dataset, gap, _, _, _| {
+            let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
+            let distances: u64 = (0..starts.len())
+                .map(|a| u64::from(grid.distances(goals[a], None)[starts[a].index()]))
+                .sum();
+            let mut never = || false;
+            let within = soc::Within {
+                stop: &mut never,
+                deadline: Deadline(None),
+                first: None,
+                whole_from: Deadline(None),
+                whole_late_from: Deadline(Some(std::time::Instant::now())),
+                beside: None,
+            };
+            let techniques = Techniques {
+                planning: false,
+                cbs_whole_late: true,
+                whole_late_cells: 0,
+                whole_stall_back,
+                ..Techniques::default()
+            };
+            // Past its memory the search gives up, claiming nothing (with the stall
+            // back, the groups take the time back and answer).
+            let Ok(found) = soc::solve_within(grid, starts, goals, 4, techniques, within) else {
+                gave_up += 1;
+                return true;
+            };
+            let (plan, bound) = found.unwrap();
+            assert_eq!(plan.cost, distances + u64::from(gap), "{}", draw(dataset));
+            assert_eq!(bound, plan.cost, "{}", draw(dataset));
+            assert!(check_plan(dataset, &plan.placements()).is_ok());
+            true
+        });
+        if whole_stall_back {
+            assert_eq!(gave_up, 0);
+        } else {
+            assert!(gave_up <= 10, "{gave_up}");
+        }
+    }
 }
 
 /// A search beside the proof ([`soc::Beside`]) that has a plan of the optimum's cost stops

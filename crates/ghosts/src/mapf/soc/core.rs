@@ -484,6 +484,22 @@ impl Groups {
             .sum()
     }
 
+    /// Variables of the sessions every group keeps.
+    pub fn variables(&self) -> u64 {
+        let sessions = self.groups.iter().filter_map(|g| g.sessions.as_ref());
+        sessions.map(Sessions::variables).sum()
+    }
+
+    /// Every group's decisions from now on give up at `deadline`.
+    pub fn give_up_at(&mut self, deadline: crate::mapf::sat::Deadline) {
+        for group in &mut self.groups {
+            group
+                .sessions
+                .iter_mut()
+                .for_each(|s| s.give_up_at(deadline));
+        }
+    }
+
     /// Drops the sessions kept by every group.
     pub fn drop_sessions(&mut self) {
         for group in &mut self.groups {

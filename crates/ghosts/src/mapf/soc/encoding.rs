@@ -379,6 +379,12 @@ impl Session {
         session
     }
 
+    /// Gives up at `deadline` from now on (instead of the one it was built with).
+    pub fn give_up_at(&mut self, deadline: Deadline) {
+        self.deadline = deadline;
+        self.solver.set_callbacks(deadline.0.map(|_| deadline));
+    }
+
     /// Extra steps the encoding reaches: it decides every budget up to this one.
     pub fn reach(&self) -> u32 {
         self.reach
@@ -1191,6 +1197,14 @@ impl Sessions {
     /// When the decisions give up.
     pub fn deadline(&self) -> Deadline {
         self.deadline
+    }
+
+    /// The decisions from now on, in the kept session too, give up at `deadline`.
+    pub fn give_up_at(&mut self, deadline: Deadline) {
+        self.deadline = deadline;
+        if let Some(session) = &mut self.kept {
+            session.give_up_at(deadline);
+        }
     }
 
     /// The pairwise bounds given to the sessions.

@@ -138,6 +138,10 @@ pub struct Techniques {
     /// reach less what the other agents take at least by their pairs
     /// ([`encoding::Sessions::own_reaches`]).
     pub own_reaches: bool,
+    /// With [`Whole::AfterGroups`]: the search over all agents gives the rest of the time
+    /// back to the groups when it stalls ([`WHOLE_STALL`] nodes without a rise of its
+    /// bound) instead of keeping it to the end.
+    pub whole_stall_back: bool,
 }
 
 /// When the search over all agents ([`Techniques::cbs_whole`]) decides.
@@ -245,6 +249,7 @@ impl Default for Techniques {
             cbs_whole_late: true,
             whole_late_cells: WHOLE_LATE_CELLS,
             own_reaches: true,
+            whole_stall_back: true,
         }
     }
 }
@@ -712,18 +717,37 @@ pub fn solve_within(
             };
             if decision == Decision::Stopped && whole_later && !whole_tried {
                 // The groups' share of the time is over: the search over all agents
-                // takes the rest, with the memory of the groups' SAT sessions.
+                // takes the rest, with the memory of the groups' SAT sessions (with
+                // the stall back, beside them: the groups go on in them after).
                 whole_tried = true;
-                groups.drop_sessions();
+                let room = if techniques.whole_stall_back {
+                    let kept = groups.variables().saturating_add(sessions.variables());
+                    room.saturating_sub(kept.saturating_mul(super::sat::BYTES_PER_VARIABLE))
+                } else {
+                    groups.drop_sessions();
+                    room
+                };
                 let from = whole(room).decide(
                     delta,
                     incumbent.as_ref(),
                     sessions.pairs_if(techniques.cbs_pairs),
                     within.deadline,
-                    usize::MAX,
+                    if techniques.whole_stall_back {
+                        WHOLE_STALL
+                    } else {
+                        usize::MAX
+                    },
                 );
                 match from {
                     Ok(plan) => return Ok(Some(plan)),
+                    Err((least, false)) if techniques.whole_stall_back => {
+                        // Stalled: the groups, whose bound was still rising, take
+                        // the rest of the time back (their cores are replayed).
+                        delta = delta.max(least);
+                        groups.give_up_at(within.deadline);
+                        sessions.give_up_at(within.deadline);
+                        continue;
+                    }
                     Err((least, _)) => {
                         delta = delta.max(least);
                         return Err(Unanswered::Time {
