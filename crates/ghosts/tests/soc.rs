@@ -781,7 +781,7 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
 #[test]
 fn sessions_filling_the_memory_decide_every_budget_exactly() {
     use ghosts::internals::mapf::sat::Deadline;
-    use ghosts::internals::mapf::soc::encoding::{Decision, Sessions, count_variables};
+    use ghosts::internals::mapf::soc::encoding::{Sessions, count_variables};
 
     let mut between = 0;
     on_tiny_instances(1733, 150, |dataset, gap, instance, everyone, rng| {
@@ -799,33 +799,59 @@ fn sessions_filling_the_memory_decide_every_budget_exactly() {
                 Sessions::new(true, Deadline(None))
             }
             .filling(true);
-            let mut delta = 0;
-            loop {
-                let decided = sessions.decide(instance, everyone, delta, max_variables);
-                let variables = sessions.variables();
-                let usual = count(delta + delta / 4 + 2);
-                between += usize::from(variables > count(delta) && variables < usual);
-                match decided.unwrap() {
-                    Decision::Plan(paths) => {
-                        assert_eq!(delta, gap, "{}", context());
-                        let distances: u64 = (0..starts.len())
-                            .map(|a| u64::from(instance.distance(a, starts[a])))
-                            .sum();
-                        let cost = soc::sum_of_costs(&paths, goals);
-                        assert!(cost <= distances + u64::from(gap), "{}", context());
-                        break;
-                    }
-                    Decision::Impossible => {
-                        delta = (delta + 1).max(sessions.proven());
-                        assert!(delta <= gap, "{}", context());
-                    }
-                    Decision::Stopped => unreachable!(),
-                }
-            }
+            let paths = decide_up_to_the_optimum(
+                &mut sessions,
+                instance,
+                everyone,
+                (gap, max_variables),
+                &context,
+                &mut |sessions, delta| {
+                    let variables = sessions.variables();
+                    let usual = count(delta + delta / 4 + 2);
+                    between += usize::from(variables > count(delta) && variables < usual);
+                },
+            );
+            let distances: u64 = (0..starts.len())
+                .map(|a| u64::from(instance.distance(a, starts[a])))
+                .sum();
+            let cost = soc::sum_of_costs(&paths, goals);
+            assert!(cost <= distances + u64::from(gap), "{}", context());
         }
         true
     });
     assert!(between > 20, "{between}");
+}
+
+/// Decides the budgets of `everyone` in `sessions` from 0 up (skipping those a decision
+/// proved impossible), each within `room.1` variables, until one has a plan, which must
+/// be at the optimum's extra steps `room.0`, no budget up to it proved impossible beyond
+/// its own; `seen` is told the sessions and the budget after each decision. The plan's
+/// paths.
+fn decide_up_to_the_optimum(
+    sessions: &mut ghosts::internals::mapf::soc::encoding::Sessions,
+    instance: &ghosts::internals::mapf::Instance,
+    everyone: &[usize],
+    (gap, max_variables): (u32, u64),
+    context: &dyn Fn() -> String,
+    seen: &mut dyn FnMut(&ghosts::internals::mapf::soc::encoding::Sessions, u32),
+) -> Vec<Vec<u32>> {
+    use ghosts::internals::mapf::soc::encoding::Decision;
+    let mut delta = 0;
+    loop {
+        let decided = sessions.decide(instance, everyone, delta, max_variables);
+        seen(sessions, delta);
+        match decided.unwrap() {
+            Decision::Plan(paths) => {
+                assert_eq!(delta, gap, "{}", context());
+                return paths;
+            }
+            Decision::Impossible => {
+                delta = (delta + 1).max(sessions.proven());
+                assert!(delta <= gap, "{}", context());
+            }
+            Decision::Stopped => unreachable!(),
+        }
+    }
 }
 
 /// Own reaches (`Sessions::own_reaches`): with the pairwise bound's pairs as clauses and
@@ -912,24 +938,15 @@ fn own_reaches_decide_every_budget_exactly() {
             .plain(true)
             .own_reaches(true);
             sessions.set_pairs(bound.pairs.clone());
-            let mut delta = 0;
-            loop {
-                match sessions
-                    .decide(instance, everyone, delta, u64::MAX)
-                    .unwrap()
-                {
-                    Decision::Plan(paths) => {
-                        assert_eq!(delta, gap, "{}", context());
-                        legal(paths, delta);
-                        break;
-                    }
-                    Decision::Impossible => {
-                        delta = (delta + 1).max(sessions.proven());
-                        assert!(delta <= gap, "{}", context());
-                    }
-                    Decision::Stopped => unreachable!(),
-                }
-            }
+            let paths = decide_up_to_the_optimum(
+                &mut sessions,
+                instance,
+                everyone,
+                (gap, u64::MAX),
+                &context,
+                &mut |_, _| {},
+            );
+            legal(paths, gap);
         }
         true
     });

@@ -21,7 +21,7 @@ use super::Cbs;
 use super::cbs::{self, Searched};
 pub use super::encoding::TooLarge;
 use super::encoding::{Decision, Sessions};
-use super::pairwise::{Pair, min_cover};
+use super::pairwise::{among, min_cover};
 use std::collections::HashMap;
 
 use super::planning;
@@ -281,19 +281,7 @@ impl Groups {
         like: &Sessions,
     ) -> Option<Searched> {
         let group = &self.groups[g];
-        let index = |a: usize| group.agents.iter().position(|&b| b == a);
-        let pairs: Vec<Pair> = like
-            .pairs()
-            .iter()
-            .filter_map(|p| {
-                let (x, y) = (index(p.first)?, index(p.second)?);
-                Some(Pair {
-                    first: x.min(y),
-                    second: x.max(y),
-                    extra: p.extra,
-                })
-            })
-            .collect();
+        let pairs = among(like.pairs(), &group.agents);
         let floor = group.least.max(min_cover(group.agents.len(), &pairs));
         let bytes = max_variables
             .saturating_mul(crate::mapf::sat::BYTES_PER_VARIABLE)

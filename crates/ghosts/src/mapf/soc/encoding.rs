@@ -54,7 +54,7 @@ use std::collections::{HashMap, HashSet};
 use crate::mapf::Instance;
 use crate::moves::Options;
 
-use super::pairwise::{Pair, min_cover};
+use super::pairwise::{Pair, among, min_cover};
 use super::planning::distances;
 use crate::mapf::sat::{Deadline, Solver, plain_solver_until, solver_until};
 
@@ -169,17 +169,7 @@ fn longest(instance: &Instance<'_>) -> u32 {
 /// O(P) plus [`min_cover`] of the pairs among `all`.
 pub fn others_least(all: &[usize], of: &[usize], pairs: &[Pair]) -> Vec<u32> {
     let index = |a: usize| all.iter().position(|&b| b == a);
-    let among: Vec<Pair> = pairs
-        .iter()
-        .filter_map(|p| {
-            let (x, y) = (index(p.first)?, index(p.second)?);
-            Some(Pair {
-                first: x.min(y),
-                second: x.max(y),
-                extra: p.extra,
-            })
-        })
-        .collect();
+    let among = among(pairs, all);
     if among.is_empty() {
         return vec![0; of.len()];
     }

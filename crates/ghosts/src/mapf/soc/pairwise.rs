@@ -319,6 +319,26 @@ fn apart(
     reached[goal_b as usize]
 }
 
+/// The pairs of `pairs` between two agents of `agents`, each agent named by its position
+/// in `agents` (for [`min_cover`] over those agents).
+///
+/// # Complexity
+/// O(P x A) for P pairs and A agents.
+pub fn among(pairs: &[Pair], agents: &[usize]) -> Vec<Pair> {
+    let index = |a: usize| agents.iter().position(|&b| b == a);
+    pairs
+        .iter()
+        .filter_map(|p| {
+            let (x, y) = (index(p.first)?, index(p.second)?);
+            Some(Pair {
+                first: x.min(y),
+                second: x.max(y),
+                extra: p.extra,
+            })
+        })
+        .collect()
+}
+
 /// The least sum of nonnegative integers x (one per agent, `agents` of them) with
 /// x_a + x_b >= extra for every pair: exact per connected component by branch and bound,
 /// or the bound of the component's root (its matching bound) past [`COVER_NODES`]
