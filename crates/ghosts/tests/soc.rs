@@ -380,13 +380,7 @@ fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
         let agents = starts.len();
         let distance = |a: usize| u64::from(grid.distances(goals[a], None)[starts[a].index()]);
         let context = || draw(dataset);
-        let bound = pairwise_bound(
-            instance,
-            64,
-            u64::MAX,
-            &Sessions::new(true, Deadline(None)),
-            Cbs::Off,
-        );
+        let bound = pairs_by_sat(instance);
         let by_cbs = pairwise_bound(
             instance,
             64,
@@ -646,20 +640,12 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
     use ghosts::internals::mapf::sat::Deadline;
     use ghosts::internals::mapf::soc::cbs::{Classify, PairCosts, Searched, Targets, least_extra};
     use ghosts::internals::mapf::soc::corridor::Corridors;
-    use ghosts::internals::mapf::soc::encoding::Sessions;
-    use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
     use ghosts::internals::mapf::soc::symmetry::PairSplits;
 
     let (mut gave_up, mut raised, mut split, mut corridor_splits) = (0, 0, 0, 0);
     let (mut target_splits, mut replanned) = (0, 0);
     on_tiny_instances(1721, 150, |dataset, gap, instance, everyone, _| {
-        let bound = pairwise_bound(
-            instance,
-            64,
-            u64::MAX,
-            &Sessions::new(true, Deadline(None)),
-            Cbs::Off,
-        );
+        let bound = pairs_by_sat(instance);
         // Pair splits (`symmetry`) off and on; corridor splits (`corridor`) off and on;
         // target splits that reserve the goal (`Targets`) off and on.
         let variants = [
@@ -822,6 +808,21 @@ fn sessions_filling_the_memory_decide_every_budget_exactly() {
     assert!(between > 20, "{between}");
 }
 
+/// The pairwise bound of `instance`, every pair decided by SAT up to 64 extra steps.
+fn pairs_by_sat(
+    instance: &ghosts::internals::mapf::Instance,
+) -> ghosts::internals::mapf::soc::pairwise::PairwiseBound {
+    use ghosts::internals::mapf::sat::Deadline;
+    use ghosts::internals::mapf::soc::encoding::Sessions;
+    ghosts::internals::mapf::soc::pairwise::pairwise_bound(
+        instance,
+        64,
+        u64::MAX,
+        &Sessions::new(true, Deadline(None)),
+        Cbs::Off,
+    )
+}
+
 /// Decides the budgets of `everyone` in `sessions` from 0 up (skipping those a decision
 /// proved impossible), each within `room.1` variables, until one has a plan, which must
 /// be at the optimum's extra steps `room.0`, no budget up to it proved impossible beyond
@@ -868,19 +869,12 @@ fn own_reaches_decide_every_budget_exactly() {
     use ghosts::internals::mapf::soc::encoding::{
         Decision, Session, Sessions, count_own_variables, count_variables, others_least,
     };
-    use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
 
     let (mut smaller, mut decided) = (0, 0);
     on_tiny_instances(1741, 150, |dataset, gap, instance, everyone, rng| {
         let goals = dataset.homes();
         let context = || draw(dataset);
-        let bound = pairwise_bound(
-            instance,
-            64,
-            u64::MAX,
-            &Sessions::new(true, Deadline(None)),
-            Cbs::Off,
-        );
+        let bound = pairs_by_sat(instance);
         if bound.pairs.is_empty() {
             return false;
         }
