@@ -44,6 +44,21 @@
 //! variables elsewhere are harmless: the vertex clauses keep every true variable, so
 //! every path read, apart.
 //!
+//! Own reaches ([`Sessions::own_reaches`]): with the pairwise bounds' clauses in the
+//! session, agent `a`'s cells need only reach r_a = R - f_a extra steps, f_a a lower bound
+//! on what the session's other agents take together by those pairs ([`others_least`]).
+//! Its count still runs to e(a, R + 1); its way out (all its cells false) is e(a, r_a + 1)
+//! instead of e(a, R + 1), and the clause "away from the goal at d_a + k - 1" is kept for
+//! k <= r_a (later, the goal clauses with the way out say it). Under a budget Delta <= R
+//! a way out gives `a` at least r_a + 1 and the others at least f_a (the pair clauses hold
+//! on the counts; a count capped at R + 1 only leaves the sum past R), so the totalizer's
+//! output R + 1 is forced and the budget's assumption refutes it: every plan read has every
+//! agent on its cells. The encoding is still a relaxation of every plan (an agent past r_a
+//! takes its way out, its count true to the plan up to R + 1), so cores replay as before.
+//! The core-guided raise assumes every way out false besides its sums; a core that names a
+//! way out is not a fact about the sums alone, and the raise stops there (each budget is
+//! then decided under its own assumption).
+//!
 //! # Complexity
 //! V = the agents' (cell, time) pairs within reach R plus K x (R + 1) cost variables plus at
 //! most K x (R + 1)^2 totalizer clauses; built in O(V + K x C) time. Solving is NP-hard
@@ -252,7 +267,7 @@ pub struct Session {
     /// Whether its solver runs in CaDiCaL's `plain` configuration
     /// ([`crate::mapf::sat::plain_solver_until`]).
     plain: bool,
-    /// A model of the raise took a way out ([`Session::raise`]): the raise stops there.
+    /// A core of the raise named a way out ([`Session::raise`]): the raise stops there.
     stalled: bool,
 }
 
