@@ -948,6 +948,30 @@ fn own_reaches_decide_every_budget_exactly() {
     assert!(decided > 500, "{decided}");
 }
 
+/// A session whose deadline has passed before its clauses are written is cut short: it
+/// decides nothing (`Stopped`), its raise proves nothing, and sessions that would build it
+/// answer `Stopped` too, on instances whose optimum takes extra steps (so that a decision
+/// at 0 would otherwise be a SAT call).
+#[test]
+fn a_session_cut_by_its_deadline_decides_nothing() {
+    use ghosts::internals::mapf::sat::Deadline;
+    use ghosts::internals::mapf::soc::encoding::{Decision, Session};
+
+    on_tiny_instances(1747, 20, |_, gap, instance, everyone, _| {
+        if gap == 0 {
+            return false;
+        }
+        let passed = Deadline(Some(std::time::Instant::now()));
+        let mut session = Session::configured(instance, everyone, gap, passed, &[], true, true);
+        assert!(session.cut());
+        assert_eq!(session.raise(instance), 0);
+        assert_eq!(session.decide(instance, gap), Decision::Stopped);
+        let whole = Session::configured(instance, everyone, gap, Deadline(None), &[], true, true);
+        assert!(!whole.cut());
+        true
+    });
+}
+
 /// The search over all agents after the groups on the instances `Cbs::Large` does not
 /// give it (`cbs_whole_late`), with the groups' share already over when the proof starts
 /// (their SAT decisions stop at the first check of the clock, which a tiny encoding may
