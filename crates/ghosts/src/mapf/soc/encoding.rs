@@ -269,9 +269,13 @@ pub struct Session {
     plain: bool,
     /// A core of the raise named a way out ([`Session::raise`]): the raise stops there.
     stalled: bool,
-    /// Its deadline passed while agents were being encoded: the encoding is incomplete,
-    /// and the session decides nothing ([`Decision::Stopped`]).
+    /// Its writing deadline (`cut_at`) passed while agents were being encoded: the
+    /// encoding is incomplete, and the session decides nothing ([`Decision::Stopped`]).
     cut: bool,
+    /// When writing clauses stops: the deadline it was built with, which
+    /// [`Session::give_up_at`] leaves (a group's SAT calls may stop earlier, for a while,
+    /// and go on after in the same session).
+    cut_at: Deadline,
 }
 
 /// What a sum of the core-guided bound adds up, in terms that hold from one session to
@@ -383,12 +387,14 @@ impl Session {
             plain,
             stalled: false,
             cut: false,
+            cut_at: deadline,
         };
         session.add(instance, agents);
         session
     }
 
-    /// Gives up at `deadline` from now on (instead of the one it was built with).
+    /// Its SAT calls give up at `deadline` from now on (instead of the one it was built
+    /// with, which still stops the writing of clauses).
     pub fn give_up_at(&mut self, deadline: Deadline) {
         self.deadline = deadline;
         self.solver.set_callbacks(deadline.0.map(|_| deadline));
@@ -452,7 +458,7 @@ impl Session {
         // took 9 s to write on room-64-64-16 random-1 K = 100 under a load of 3.5, and the
         // answer came 5 s past `--time-limit 30`).
         for (&a, floor) in agents.iter().zip(floors) {
-            if self.deadline.passed() {
+            if self.cut_at.passed() {
                 self.cut = true;
                 return;
             }
@@ -460,7 +466,7 @@ impl Session {
             self.add_agent(instance, a, own_reach, &mut at_cell);
         }
         for (t, mut vars) in at_cell.into_iter().enumerate() {
-            if t % 16 == 0 && self.deadline.passed() {
+            if t % 16 == 0 && self.cut_at.passed() {
                 self.cut = true;
                 return;
             }
@@ -646,15 +652,17 @@ impl Session {
         if delta > self.reach {
             let log = self.log();
             let pairs = std::mem::take(&mut self.pairs);
+            let deadline = self.deadline;
             *self = Session::configured(
                 instance,
                 &log.agents,
                 delta,
-                self.deadline,
+                self.cut_at,
                 &pairs,
                 self.plain,
                 self.own,
             );
+            self.give_up_at(deadline);
             if self.cut {
                 return Decision::Stopped;
             }
@@ -1068,6 +1076,8 @@ pub struct Sessions {
     /// Whether each agent's cells reach only what the others leave it
     /// ([`Sessions::own_reaches`]).
     own: bool,
+    /// When writing a session's clauses stops ([`Sessions::writing_until`]).
+    cut_at: Deadline,
     /// The bound the last decision proved when it answered impossible (0: none beyond
     /// its budget).
     proven: u32,
@@ -1092,6 +1102,7 @@ impl Sessions {
             fill: false,
             plain: false,
             own: false,
+            cut_at: deadline,
             proven: 0,
             log: CoreLog::default(),
             adopted: Vec::new(),
@@ -1152,6 +1163,14 @@ impl Sessions {
     /// variables, past the room of 2.79 M, and the proof stopped there at 19.7 s of 30.
     pub fn own_reaches(self, own: bool) -> Self {
         Sessions { own, ..self }
+    }
+
+    /// These sessions, their clauses written until `cut_at` (by default their deadline):
+    /// a later instant when their SAT calls stop for a while and go on after (the
+    /// groups' share of the proof, [`super::Whole::AfterGroups`]), so that a session
+    /// being written then is finished and kept rather than cut and written again.
+    pub fn writing_until(self, cut_at: Deadline) -> Self {
+        Sessions { cut_at, ..self }
     }
 
     /// The reach of a new session on `agents` for `delta` within `max_variables`: the
@@ -1218,6 +1237,7 @@ impl Sessions {
             fill: self.fill,
             plain: self.plain,
             own: self.own,
+            cut_at: self.cut_at,
             ..Sessions::new(self.incremental, self.deadline)
         }
     }
@@ -1349,11 +1369,12 @@ impl Sessions {
                     instance,
                     agents,
                     reach,
-                    self.deadline,
+                    self.cut_at,
                     &self.pairs,
                     self.plain,
                     self.own,
                 );
+                session.give_up_at(self.deadline);
                 if self.incremental && !session.cut() {
                     session.replay(&self.log);
                 }

@@ -553,11 +553,13 @@ pub fn solve_within(
             .filling(techniques.fill)
             .plain(techniques.plain_sat)
             .own_reaches(techniques.own_reaches)
+            .writing_until(within.deadline)
     } else {
         encoding::Sessions::new(techniques.incremental, deadline)
             .filling(techniques.fill)
             .plain(techniques.plain_sat)
             .own_reaches(techniques.own_reaches)
+            .writing_until(within.deadline)
     };
     let pair_costs = if techniques.cbs_pair_costs {
         cbs::PairCosts::UnderConstraints
