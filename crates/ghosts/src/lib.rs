@@ -145,7 +145,9 @@ pub struct RunOptions<'a> {
     /// Wall time one search may take (`--time-limit`): past it, the best plan found
     /// with its proven lower bound ([`Options::time_limit`]); `None`: no limit.
     pub time_limit: Option<std::time::Duration>,
-    /// The threads one search may use ([`Options::threads`]; default 1).
+    /// The threads one search may use ([`Options::threads`]; `--jobs`): by default the
+    /// machine's processors, as sokoban's `RunOptions`; the library's own
+    /// [`Options::default`] takes one.
     pub threads: std::num::NonZeroUsize,
     /// Told every step of each search ([`Options::trace`]); the binary's `--verbose`
     /// prints them on standard error.
@@ -154,7 +156,7 @@ pub struct RunOptions<'a> {
 
 impl Default for RunOptions<'_> {
     /// The makespan, no plan, no drawing, no picture, [`DEFAULT_MAX_CELLS`],
-    /// [`DEFAULT_MEMORY_MIB`], no trace.
+    /// [`DEFAULT_MEMORY_MIB`], no time limit, the machine's processors, no trace.
     fn default() -> Self {
         RunOptions {
             objective: Objective::Makespan,
@@ -166,7 +168,7 @@ impl Default for RunOptions<'_> {
             result_file: None,
             tracker_file: None,
             time_limit: None,
-            threads: std::num::NonZeroUsize::MIN,
+            threads: std::thread::available_parallelism().unwrap_or(std::num::NonZeroUsize::MIN),
             trace: None,
         }
     }

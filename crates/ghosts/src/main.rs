@@ -89,9 +89,9 @@ fn main() -> ExitCode {
         result_file: cli.output,
         tracker_file: cli.tracker,
         time_limit: cli.time_limit,
-        threads: cli.jobs.unwrap_or_else(|| {
-            std::thread::available_parallelism().unwrap_or(std::num::NonZeroUsize::MIN)
-        }),
+        threads: cli
+            .jobs
+            .unwrap_or_else(|| ghosts::RunOptions::default().threads),
         trace: cli.verbose.then_some(&to_stderr as &dyn Fn(&ghosts::Event)),
     };
     let stdout = io::stdout();
