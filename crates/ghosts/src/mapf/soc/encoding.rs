@@ -181,7 +181,8 @@ fn longest(instance: &Instance<'_>) -> u32 {
 /// ([`Session`]'s own reaches).
 ///
 /// # Complexity
-/// O(P) plus [`min_cover`] of the pairs among `all`.
+/// O(P x (A + F)) for P pairs, A agents in `all` and F in `of`, plus [`min_cover`] of the
+/// pairs among `all`.
 pub fn others_least(all: &[usize], of: &[usize], pairs: &[Pair]) -> Vec<u32> {
     let index = |a: usize| all.iter().position(|&b| b == a);
     let among = among(pairs, all);
