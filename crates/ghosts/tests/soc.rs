@@ -1086,3 +1086,57 @@ fn a_plan_found_beside_stops_the_proof_at_its_cost_and_not_before() {
     // The proof must have been stopped by the plan beside, not ended by a plan of its own.
     assert!(stopped_by_beside > 150, "{stopped_by_beside}");
 }
+
+/// The bound of groups and pairs together (`pairwise::cover_with_groups`, what the
+/// groups answer a budget with) against the exhaustive search on tiny maps: the agents
+/// split at random into groups and agents outside them, each group's least its own
+/// optimum's extra steps (the reference on its agents alone) or less, the pairs those of
+/// the pairwise bound. The bound never passes the optimum's extra steps and is at least
+/// the sum of the leasts; some are strictly above the sum (pairs outside the groups
+/// counted) and some strictly above the pairs' own cover (the groups' leasts counted).
+#[test]
+fn groups_and_pairs_together_never_pass_the_optimum() {
+    use ghosts::internals::mapf::soc::pairwise::{cover_with_groups, min_cover};
+
+    let (mut above_leasts, mut above_cover, mut checked) = (0, 0, 0);
+    on_tiny_instances(2024, 400, |dataset, gap, instance, _, rng| {
+        let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
+        let agents = starts.len();
+        let distance = |a: usize| u64::from(grid.distances(goals[a], None)[starts[a].index()]);
+        let bound = pairs_by_sat(instance);
+        for _ in 0..4 {
+            // Group of each agent: 0 is none.
+            let of: Vec<usize> = (0..agents).map(|_| rng.below(3)).collect();
+            let mut groups: Vec<(Vec<usize>, u32)> = Vec::new();
+            for g in 1..3 {
+                let members: Vec<usize> = (0..agents).filter(|&a| of[a] == g).collect();
+                if members.is_empty() {
+                    continue;
+                }
+                let s: Vec<CellId> = members.iter().map(|&a| starts[a]).collect();
+                let h: Vec<CellId> = members.iter().map(|&a| goals[a]).collect();
+                let optimum = reference_soc(grid, &s, &h).unwrap();
+                let least = optimum - members.iter().map(|&a| distance(a)).sum::<u64>();
+                let least = u32::try_from(least).unwrap();
+                // Sometimes one less: a least proven short of the group's optimum.
+                let short = u32::from(least > 0 && rng.below(2) == 1);
+                groups.push((members, least - short));
+            }
+            let leasts: u32 = groups.iter().map(|g| g.1).sum();
+            let groups: Vec<(&[usize], u32)> = groups.iter().map(|(m, l)| (&m[..], *l)).collect();
+            let together = cover_with_groups(agents, &groups, &bound.pairs, 10_000);
+            assert!(together <= gap, "{together} > {gap}\n{}", draw(dataset));
+            assert!(
+                together >= leasts,
+                "{together} < {leasts}\n{}",
+                draw(dataset)
+            );
+            above_leasts += usize::from(together > leasts);
+            above_cover += usize::from(together > min_cover(agents, &bound.pairs));
+            checked += 1;
+        }
+        true
+    });
+    assert!(above_leasts > 20, "{above_leasts} of {checked}");
+    assert!(above_cover > 20, "{above_cover} of {checked}");
+}

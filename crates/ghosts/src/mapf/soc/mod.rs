@@ -11,8 +11,9 @@
 //!    Delta = 0, 1, 2, ... of extra steps, each decided exactly: prioritized planning
 //!    within the budget ([`planning`]) and, when it fails, the SAT decision of
 //!    [`encoding`] on a growing core of agents ([`core`]), split into groups decided
-//!    apart whose least extra steps add up ([`core::Groups`]: a sum past Delta proves
-//!    it impossible, and the loop goes on from that sum; a group of long paths on a
+//!    apart whose least extra steps add up, with the pairs between them
+//!    ([`core::Groups`], [`pairwise::cover_with_groups`]: a sum past Delta proves it
+//!    impossible, and the loop goes on from that sum; a group of long paths on a
 //!    large map is decided first by conflict-based search, [`cbs`]), or on all of them. With Delta
 //!    extra steps every agent is home by its distance plus Delta, so the horizon
 //!    max d_a + Delta suffices. The first Delta with a plan gives the optimum, every

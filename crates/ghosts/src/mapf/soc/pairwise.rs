@@ -348,6 +348,14 @@ pub fn among(pairs: &[Pair], agents: &[usize]) -> Vec<Pair> {
 /// O(P) to split the components, then exponential in a component's size in the worst
 /// case, at most [`COVER_NODES`] nodes of O(n^2) each.
 pub fn min_cover(agents: usize, pairs: &[Pair]) -> u32 {
+    min_cover_within(agents, pairs, COVER_NODES)
+}
+
+/// [`min_cover`] with at most `nodes` nodes per component (then its root's bound).
+///
+/// # Complexity
+/// As [`min_cover`], at most `nodes` nodes per component.
+pub fn min_cover_within(agents: usize, pairs: &[Pair], nodes: usize) -> u32 {
     let mut component: Vec<usize> = (0..agents).collect();
     fn root(component: &mut [usize], mut x: usize) -> usize {
         while component[x] != x {
@@ -371,8 +379,55 @@ pub fn min_cover(agents: usize, pairs: &[Pair]) -> u32 {
     members
         .into_iter()
         .filter(|m| m.len() > 1)
-        .map(|m| Cover::new(&m, pairs).solve())
+        .map(|m| Cover::new(&m, pairs, nodes).solve())
         .sum()
+}
+
+/// A lower bound on the extra steps of every plan of `agents` agents from disjoint
+/// `groups` of them (each with a lower bound on its agents' extra steps together) and
+/// `pairs`: with each group's agents taken as one vertex X_G (an agent outside every
+/// group is a vertex of its own, at least 0), X_G >= least_G and X_G + X_H >= w_ab for a
+/// pair of agents a in G and b in H, G != H (the extra steps are nonnegative); with
+/// Y = X - least, the least sum is the sum of the leasts plus the least cover of the
+/// pairs' weights less the leasts of their two ends ([`min_cover_within`], at most
+/// `nodes` nodes a component). A pair within one group is left to the group's least.
+///
+/// # Complexity
+/// O(K + P) plus the cover.
+pub fn cover_with_groups(
+    agents: usize,
+    groups: &[(&[usize], u32)],
+    pairs: &[Pair],
+    nodes: usize,
+) -> u32 {
+    // A vertex per group, then one per agent outside them.
+    let mut vertex = vec![usize::MAX; agents];
+    let mut floor: Vec<u32> = Vec::with_capacity(agents);
+    for &(members, least) in groups {
+        for &a in members {
+            vertex[a] = floor.len();
+        }
+        floor.push(least);
+    }
+    for v in &mut vertex {
+        if *v == usize::MAX {
+            *v = floor.len();
+            floor.push(0);
+        }
+    }
+    let lacking: Vec<Pair> = pairs
+        .iter()
+        .filter_map(|p| {
+            let (u, v) = (vertex[p.first], vertex[p.second]);
+            let extra = p.extra.checked_sub(floor[u] + floor[v])?;
+            (u != v && extra > 0).then(|| Pair {
+                first: u.min(v),
+                second: u.max(v),
+                extra,
+            })
+        })
+        .collect();
+    floor.iter().sum::<u32>() + min_cover_within(floor.len(), &lacking, nodes)
 }
 
 /// The branch and bound of one component: the weights between its vertices (indexed
@@ -383,10 +438,12 @@ struct Cover {
     value: Vec<u32>,
     best: u32,
     nodes: usize,
+    /// The most nodes it visits before it settles for its root's bound.
+    limit: usize,
 }
 
 impl Cover {
-    fn new(members: &[usize], pairs: &[Pair]) -> Self {
+    fn new(members: &[usize], pairs: &[Pair], limit: usize) -> Self {
         let n = members.len();
         let index = |a: usize| members.binary_search(&a).ok();
         let mut weight = vec![vec![0u32; n]; n];
@@ -413,6 +470,7 @@ impl Cover {
             value: Vec::with_capacity(n),
             best,
             nodes: 0,
+            limit,
         }
     }
 
@@ -420,7 +478,7 @@ impl Cover {
     fn solve(mut self) -> u32 {
         let root = self.bound(0);
         self.branch(0);
-        if self.nodes > COVER_NODES {
+        if self.nodes > self.limit {
             root
         } else {
             self.best
@@ -466,7 +524,7 @@ impl Cover {
 
     fn branch(&mut self, i: usize) {
         self.nodes += 1;
-        if self.nodes > COVER_NODES {
+        if self.nodes > self.limit {
             return;
         }
         let n = self.weight.len();
@@ -490,7 +548,7 @@ impl Cover {
             self.value.push(x);
             self.branch(i + 1);
             self.value.pop();
-            if self.nodes > COVER_NODES {
+            if self.nodes > self.limit {
                 return;
             }
         }
