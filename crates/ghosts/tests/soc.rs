@@ -1096,6 +1096,7 @@ fn a_plan_found_beside_stops_the_proof_at_its_cost_and_not_before() {
 /// counted) and some strictly above the pairs' own cover (the groups' leasts counted).
 #[test]
 fn groups_and_pairs_together_never_pass_the_optimum() {
+    use ghosts::internals::mapf::sat::Deadline;
     use ghosts::internals::mapf::soc::pairwise::{cover_with_groups, min_cover};
 
     let (mut above_leasts, mut above_cover, mut checked) = (0, 0, 0);
@@ -1124,7 +1125,7 @@ fn groups_and_pairs_together_never_pass_the_optimum() {
             }
             let leasts: u32 = groups.iter().map(|g| g.1).sum();
             let groups: Vec<(&[usize], u32)> = groups.iter().map(|(m, l)| (&m[..], *l)).collect();
-            let together = cover_with_groups(agents, &groups, &bound.pairs, 10_000);
+            let together = cover_with_groups(agents, &groups, &bound.pairs, 10_000, Deadline(None));
             assert!(together <= gap, "{together} > {gap}\n{}", draw(dataset));
             assert!(
                 together >= leasts,

@@ -22,6 +22,7 @@ use super::cbs::{self, Searched};
 pub use super::encoding::TooLarge;
 use super::encoding::{Decision, Sessions};
 use super::pairwise::{Pair, among, cover_with_groups, min_cover};
+use crate::mapf::sat::Deadline;
 use std::collections::HashMap;
 
 use super::planning;
@@ -346,12 +347,12 @@ impl Groups {
 
     /// The least extra steps of the instance (of `k` agents) as the groups and `pairs`
     /// prove them together ([`cover_with_groups`], at most [`BOUND_COVER_NODES`] nodes a
-    /// component): at least [`Groups::least`], as the pairs of agents outside every group
+    /// component, none past `deadline`): at least [`Groups::least`], as the pairs of agents outside every group
     /// (which planning around the groups settled) and between groups count too.
     ///
     /// # Complexity
     /// As [`cover_with_groups`].
-    fn bound(&self, k: usize, pairs: &[Pair]) -> u32 {
+    fn bound(&self, k: usize, pairs: &[Pair], deadline: Deadline) -> u32 {
         if pairs.is_empty() {
             return self.least();
         }
@@ -360,7 +361,7 @@ impl Groups {
             .iter()
             .map(|g| (&g.agents[..], g.least))
             .collect();
-        cover_with_groups(k, &groups, pairs, BOUND_COVER_NODES)
+        cover_with_groups(k, &groups, pairs, BOUND_COVER_NODES, deadline)
     }
 
     /// Decides whether `instance` has a plan with at most `delta` extra steps (paths of
@@ -393,7 +394,7 @@ impl Groups {
                     continue;
                 }
                 loop {
-                    let bound = self.bound(k, like.pairs());
+                    let bound = self.bound(k, like.pairs(), like.deadline());
                     if bound > delta {
                         return Ok(Grouped::AtLeast(bound));
                     }
@@ -414,7 +415,7 @@ impl Groups {
                             // The least it proved is kept in the group's: the bound
                             // is answered when it passes Delta.
                             Some(Searched::Stopped(_)) => {
-                                let bound = self.bound(k, like.pairs());
+                                let bound = self.bound(k, like.pairs(), like.deadline());
                                 if bound > delta {
                                     return Ok(Grouped::AtLeast(bound));
                                 }
@@ -455,7 +456,7 @@ impl Groups {
                     }
                 }
             }
-            let bound = self.bound(k, like.pairs());
+            let bound = self.bound(k, like.pairs(), like.deadline());
             if bound > delta {
                 return Ok(Grouped::AtLeast(bound));
             }
