@@ -316,6 +316,12 @@ fn a_tree_the_up_front_test_calls_unsolvable_is_solved() {
 /// A tiny instance of 2 to 5 agents on at most 16 cells (few enough placements for the
 /// exhaustive search) that has a plan, with its optimum's extra steps over the sum of the
 /// agents' distances; `None` when the draw is too large or has no plan.
+/// Agent `a`'s distance home in `dataset`.
+fn distance(dataset: &Dataset, a: usize) -> u64 {
+    let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
+    u64::from(grid.distances(goals[a], None)[starts[a].index()])
+}
+
 fn tiny_with_optimum(rng: &mut SplitMix64) -> Option<(Dataset, u32)> {
     let agents = 2 + rng.below(4);
     let width = 2 + rng.below(3);
@@ -327,9 +333,7 @@ fn tiny_with_optimum(rng: &mut SplitMix64) -> Option<(Dataset, u32)> {
     })?;
     let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
     let optimum = reference_soc(grid, starts, goals)?;
-    let distances: u64 = (0..agents)
-        .map(|a| u64::from(grid.distances(goals[a], None)[starts[a].index()]))
-        .sum();
+    let distances: u64 = (0..agents).map(|a| distance(&dataset, a)).sum();
     Some((dataset, u32::try_from(optimum - distances).unwrap()))
 }
 
@@ -378,7 +382,7 @@ fn the_lower_bounds_meet_the_exhaustive_optimum_and_never_pass_it() {
     on_tiny_instances(1719, 400, |dataset, gap, instance, everyone, _| {
         let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
         let agents = starts.len();
-        let distance = |a: usize| u64::from(grid.distances(goals[a], None)[starts[a].index()]);
+        let distance = |a: usize| distance(dataset, a);
         let context = || draw(dataset);
         let bound = pairs_by_sat(instance);
         let by_cbs = pairwise_bound(
@@ -987,9 +991,7 @@ fn the_search_over_all_agents_after_the_groups_answers_the_optimum() {
         let mut gave_up = 0;
         on_tiny_instances(1741, 100, |dataset, gap, _, _, _| {
             let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
-            let distances: u64 = (0..starts.len())
-                .map(|a| u64::from(grid.distances(goals[a], None)[starts[a].index()]))
-                .sum();
+            let distances: u64 = (0..starts.len()).map(|a| distance(dataset, a)).sum();
             let mut never = || false;
             let within = soc::Within {
                 stop: &mut never,
@@ -1103,7 +1105,7 @@ fn groups_and_pairs_together_never_pass_the_optimum() {
     on_tiny_instances(2024, 400, |dataset, gap, instance, _, rng| {
         let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
         let agents = starts.len();
-        let distance = |a: usize| u64::from(grid.distances(goals[a], None)[starts[a].index()]);
+        let distance = |a: usize| distance(dataset, a);
         let bound = pairs_by_sat(instance);
         for _ in 0..4 {
             // Group of each agent: 0 is none.

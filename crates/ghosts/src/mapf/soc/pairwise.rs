@@ -593,23 +593,30 @@ mod tests {
         }
     }
 
+    /// A random graph on `agents` vertices: each pair an edge but one time in `odds`, of
+    /// weight 1 to 4.
+    fn random_pairs(rng: &mut SplitMix64, agents: usize, odds: usize) -> Vec<Pair> {
+        let mut pairs = Vec::new();
+        for a in 0..agents {
+            for b in a + 1..agents {
+                if rng.below(odds) > 0 {
+                    pairs.push(Pair {
+                        first: a,
+                        second: b,
+                        extra: 1 + rng.below(4) as u32,
+                    });
+                }
+            }
+        }
+        pairs
+    }
+
     #[test]
     fn the_cover_equals_the_brute_force_on_random_graphs() {
         let mut rng = SplitMix64::new(4242);
         for _ in 0..400 {
             let agents = 2 + rng.below(4);
-            let mut pairs = Vec::new();
-            for a in 0..agents {
-                for b in a + 1..agents {
-                    if rng.below(3) > 0 {
-                        pairs.push(Pair {
-                            first: a,
-                            second: b,
-                            extra: 1 + rng.below(4) as u32,
-                        });
-                    }
-                }
-            }
+            let pairs = random_pairs(&mut rng, agents, 3);
             assert_eq!(
                 min_cover(agents, &pairs),
                 brute_cover(agents, &pairs),
@@ -628,18 +635,7 @@ mod tests {
         let mut below = 0;
         for _ in 0..100 {
             let agents = 10 + rng.below(6);
-            let mut pairs = Vec::new();
-            for a in 0..agents {
-                for b in a + 1..agents {
-                    if rng.below(2) > 0 {
-                        pairs.push(Pair {
-                            first: a,
-                            second: b,
-                            extra: 1 + rng.below(4) as u32,
-                        });
-                    }
-                }
-            }
+            let pairs = random_pairs(&mut rng, agents, 2);
             let exact = min_cover(agents, &pairs);
             let cut = min_cover_within(agents, &pairs, COVER_NODES, passed);
             assert!(cut <= exact, "{cut} > {exact}: {pairs:?}");
