@@ -159,7 +159,9 @@ pub enum Whole {
     /// settle most instances in a few seconds (orz900d random-1 K = 50: 3.3 to 4.4 CPU s,
     /// 5.0 to 6.1 s with the search over all agents first), while on brc202d random-1
     /// K = 100 they stop at the pairwise bound and the search over all agents raises it
-    /// to the optimum.
+    /// to the optimum. It starts earlier, with their memory, when a group's encoding
+    /// would pass the memory before that instant, on every map (then the groups do not
+    /// take the time back).
     AfterGroups,
 }
 
@@ -543,6 +545,15 @@ pub fn solve_within(
         super::sat::Deadline::default()
     };
     let whole_later = techniques.cbs_whole == Whole::AfterGroups && whole_from.0.is_some();
+    // When the groups' encodings pass the memory, the search over all agents, which
+    // needs none of it, takes the rest of the time (with its memory) where it would have
+    // taken a share: with `--time-limit 90` on lt_gallowstemplar_n random-1 K = 50 a
+    // group passed the memory at 40 s, before the search over all agents had its turn,
+    // and the answer's bound was 5573, below the 5606 it proves at 30 s.
+    let whole_if_full = techniques.cbs_whole == Whole::AfterGroups && techniques.cbs != Cbs::Off;
+    // The groups' memory error, answered when the search over all agents after it
+    // finds no plan.
+    let mut full: Option<Unanswered> = None;
     let deadline = if whole_later {
         whole_from
     } else {
@@ -689,16 +700,18 @@ pub fn solve_within(
                         ))
                     };
                     if techniques.core && techniques.groups {
-                        match groups
-                            .decide(&instance, delta, horizon, max_variables, &sessions)
-                            .map_err(|e| too_large(e.variables))?
-                        {
-                            core::Grouped::Plan(paths) => Decision::Plan(paths),
-                            core::Grouped::AtLeast(least) => {
+                        match groups.decide(&instance, delta, horizon, max_variables, &sessions) {
+                            Ok(core::Grouped::Plan(paths)) => Decision::Plan(paths),
+                            Ok(core::Grouped::AtLeast(least)) => {
                                 next = least;
                                 Decision::Impossible
                             }
-                            core::Grouped::Stopped => Decision::Stopped,
+                            Ok(core::Grouped::Stopped) => Decision::Stopped,
+                            Err(e) if whole_if_full && !whole_tried => {
+                                full = Some(too_large(e.variables));
+                                Decision::Stopped
+                            }
+                            Err(e) => return Err(too_large(e.variables)),
                         }
                     } else if techniques.core {
                         core::decide_in(
@@ -718,12 +731,14 @@ pub fn solve_within(
                     }
                 }
             };
-            if decision == Decision::Stopped && whole_later && !whole_tried {
-                // The groups' share of the time is over: the search over all agents
-                // takes the rest, with the memory of the groups' SAT sessions (with
-                // the stall back, beside them: the groups go on in them after).
+            if decision == Decision::Stopped && (whole_later || full.is_some()) && !whole_tried {
+                // The groups' share of the time is over (or their memory): the search
+                // over all agents takes the rest, with the memory of the groups' SAT
+                // sessions (with the stall back, beside them: the groups go on in them
+                // after; not after their memory ran out).
                 whole_tried = true;
-                let room = if techniques.whole_stall_back {
+                let stall_back = techniques.whole_stall_back && full.is_none();
+                let room = if stall_back {
                     let kept = groups.variables().saturating_add(sessions.variables());
                     room.saturating_sub(kept.saturating_mul(super::sat::BYTES_PER_VARIABLE))
                 } else {
@@ -735,15 +750,11 @@ pub fn solve_within(
                     incumbent.as_ref(),
                     sessions.pairs_if(techniques.cbs_pairs),
                     within.deadline,
-                    if techniques.whole_stall_back {
-                        WHOLE_STALL
-                    } else {
-                        usize::MAX
-                    },
+                    if stall_back { WHOLE_STALL } else { usize::MAX },
                 );
                 match from {
                     Ok(plan) => return Ok(Some(plan)),
-                    Err((least, false)) if techniques.whole_stall_back => {
+                    Err((least, false)) if stall_back => {
                         // Stalled: the groups, whose bound was still rising, take
                         // the rest of the time back (their cores are replayed).
                         delta = delta.max(least);
@@ -753,9 +764,9 @@ pub fn solve_within(
                     }
                     Err((least, _)) => {
                         delta = delta.max(least);
-                        return Err(Unanswered::Time {
+                        return Err(full.take().unwrap_or(Unanswered::Time {
                             limit: std::time::Duration::ZERO,
-                        });
+                        }));
                     }
                 }
             }
