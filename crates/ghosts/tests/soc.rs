@@ -317,6 +317,23 @@ fn a_tree_the_up_front_test_calls_unsolvable_is_solved() {
 /// exhaustive search) that has a plan, with its optimum's extra steps over the sum of the
 /// agents' distances; `None` when the draw is too large or has no plan.
 /// Agent `a`'s distance home in `dataset`.
+/// What a test lets the proof do: go on to the end (`never` stops it, no deadline), from
+/// no plan, with no search beside; the search over all agents late from `whole_late_from`.
+fn untimed(
+    never: &mut dyn FnMut() -> bool,
+    whole_late_from: ghosts::internals::mapf::sat::Deadline,
+) -> soc::Within<'_> {
+    use ghosts::internals::mapf::sat::Deadline;
+    soc::Within {
+        stop: never,
+        deadline: Deadline(None),
+        first: None,
+        whole_from: Deadline(None),
+        whole_late_from,
+        beside: None,
+    }
+}
+
 fn distance(dataset: &Dataset, a: usize) -> u64 {
     let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
     u64::from(grid.distances(goals[a], None)[starts[a].index()])
@@ -993,14 +1010,7 @@ fn the_search_over_all_agents_after_the_groups_answers_the_optimum() {
             let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
             let distances: u64 = (0..starts.len()).map(|a| distance(dataset, a)).sum();
             let mut never = || false;
-            let within = soc::Within {
-                stop: &mut never,
-                deadline: Deadline(None),
-                first: None,
-                whole_from: Deadline(None),
-                whole_late_from: Deadline(Some(std::time::Instant::now())),
-                beside: None,
-            };
+            let within = untimed(&mut never, Deadline(Some(std::time::Instant::now())));
             let techniques = Techniques {
                 planning: false,
                 cbs_whole_late: true,
@@ -1165,14 +1175,7 @@ fn the_search_over_all_agents_takes_over_when_the_groups_pass_the_memory() {
             .map(|plan| plan.cost);
         let run = |cbs: Cbs| {
             let mut never = || false;
-            let within = soc::Within {
-                stop: &mut never,
-                deadline: Deadline(None),
-                first: None,
-                whole_from: Deadline(None),
-                whole_late_from: Deadline(None),
-                beside: None,
-            };
+            let within = untimed(&mut never, Deadline(None));
             let techniques = Techniques {
                 planning: false,
                 cbs,
