@@ -114,6 +114,13 @@ fn every_technique() -> Vec<Techniques> {
             ..Techniques::default()
         });
     }
+    // The groups' searches without keeping off the other groups' plans (`cbs_outside`).
+    all.push(Techniques {
+        planning: false,
+        cbs: Cbs::Everywhere,
+        cbs_outside: false,
+        ..Techniques::default()
+    });
     // The search over all agents (`cbs_whole`) by default comes after the groups' share
     // of a time limit, so never here: first, its conflicts ranked by MDDs (`cbs_mdd`;
     // `least_extra` alone is tested with and without below), with pair splits
@@ -532,7 +539,9 @@ fn cores_replayed_in_a_wider_session_keep_the_bound_exact() {
 #[test]
 fn two_agents_crossing_an_open_square_are_split_as_a_pair() {
     use ghosts::internals::mapf::sat::Deadline;
-    use ghosts::internals::mapf::soc::cbs::{Classify, PairCosts, Searched, Targets, least_extra};
+    use ghosts::internals::mapf::soc::cbs::{
+        Classify, Outside, PairCosts, Searched, Targets, least_extra,
+    };
     use ghosts::internals::mapf::soc::corridor::Corridors;
     use ghosts::internals::mapf::soc::encoding::Sessions;
     use ghosts::internals::mapf::soc::pairwise::pairwise_bound;
@@ -572,6 +581,7 @@ fn two_agents_crossing_an_open_square_are_split_as_a_pair() {
                 Deadline(None),
                 &mut u64::MAX.clone(),
                 usize::MAX,
+                &Outside::none(),
             );
             assert!(
                 matches!(searched, Searched::Plan { extra: 1, .. }),
@@ -592,7 +602,9 @@ fn two_agents_crossing_an_open_square_are_split_as_a_pair() {
 #[test]
 fn two_agents_head_on_in_a_corridor_are_split_once() {
     use ghosts::internals::mapf::sat::Deadline;
-    use ghosts::internals::mapf::soc::cbs::{Classify, PairCosts, Searched, Targets, least_extra};
+    use ghosts::internals::mapf::soc::cbs::{
+        Classify, Outside, PairCosts, Searched, Targets, least_extra,
+    };
     use ghosts::internals::mapf::soc::corridor::Corridors;
     use ghosts::internals::mapf::soc::symmetry::PairSplits;
 
@@ -632,6 +644,7 @@ fn two_agents_head_on_in_a_corridor_are_split_once() {
                     Deadline(None),
                     &mut searches,
                     usize::MAX,
+                    &Outside::none(),
                 );
                 assert!(
                     matches!(searched, Searched::Plan { extra, .. } if extra == gap),
@@ -659,14 +672,24 @@ fn two_agents_head_on_in_a_corridor_are_split_once() {
 #[test]
 fn conflict_based_search_bounds_never_pass_the_optimum() {
     use ghosts::internals::mapf::sat::Deadline;
-    use ghosts::internals::mapf::soc::cbs::{Classify, PairCosts, Searched, Targets, least_extra};
+    use ghosts::internals::mapf::soc::cbs::{
+        Classify, Outside, PairCosts, Searched, Targets, least_extra,
+    };
     use ghosts::internals::mapf::soc::corridor::Corridors;
     use ghosts::internals::mapf::soc::symmetry::PairSplits;
 
     let (mut gave_up, mut raised, mut split, mut corridor_splits) = (0, 0, 0, 0);
     let (mut target_splits, mut replanned) = (0, 0);
+    let mut walks = SplitMix64::new(1722);
     on_tiny_instances(1721, 150, |dataset, gap, instance, everyone, _| {
         let bound = pairs_by_sat(instance);
+        // Plans outside the group, which change only the choice among equal paths.
+        let outside = Outside::of(
+            random_walks(instance.grid, &mut walks)
+                .iter()
+                .map(|(path, goal)| (&path[..], *goal)),
+        );
+        let none = Outside::none();
         // Pair splits (`symmetry`) off and on; corridor splits (`corridor`) off and on;
         // target splits that reserve the goal (`Targets`) off and on.
         let variants = [
@@ -741,6 +764,7 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                         &mut searches,
                         // Cut by a stall of the bound too, once.
                         if budget == 64 { 4 } else { usize::MAX },
+                        if budget % 8 == 0 { &outside } else { &none },
                     );
                     let context = || {
                         format!(
@@ -778,6 +802,72 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
     assert!(target_splits > 50, "{target_splits}");
     assert!(replanned > 1000, "{replanned}");
     println!("target splits {target_splits}, agents replanned {replanned}");
+}
+
+/// One to three random walks of 1 to 12 steps on `grid`, each with its last cell as its
+/// goal: plans outside a group for [`least_extra`](ghosts::internals::mapf::soc::cbs::least_extra).
+fn random_walks(grid: &Grid, rng: &mut SplitMix64) -> Vec<(Vec<u32>, u32)> {
+    (0..1 + rng.below(3))
+        .map(|_| {
+            let mut cell = CellId::new(rng.below(grid.cell_count()));
+            let mut path = vec![cell.index() as u32];
+            for _ in 0..1 + rng.below(12) {
+                let next: Vec<CellId> = grid.neighbours(cell).map(|(_, c)| c).collect();
+                if !next.is_empty() && rng.below(4) > 0 {
+                    cell = next[rng.below(next.len())];
+                }
+                path.push(cell.index() as u32);
+            }
+            (path, cell.index() as u32)
+        })
+        .collect()
+}
+
+/// Conflict-based search on a group takes, among its least-cost paths, one that keeps
+/// off the plans outside the group ([`Outside`](ghosts::internals::mapf::soc::cbs::Outside)):
+/// an agent crossing an open square, with a plan outside that stays on a cell of the path
+/// the search takes without it, keeps off that cell with it, at the same cost.
+#[test]
+fn conflict_based_search_keeps_off_the_plans_outside_the_group() {
+    use ghosts::internals::mapf::sat::Deadline;
+    use ghosts::internals::mapf::soc::cbs::{Outside, PairCosts, Searched, Targets, least_extra};
+    use ghosts::internals::mapf::soc::corridor::Corridors;
+    use ghosts::internals::mapf::soc::symmetry::PairSplits;
+
+    let grid = Grid::new(5, 5, |_, _| true);
+    let (starts, goals) = ([grid.cell(0, 0).unwrap()], [grid.cell(4, 4).unwrap()]);
+    let instance = ghosts::internals::mapf::Instance::new(&grid, &starts, &goals);
+    let search = |outside: &Outside| match least_extra(
+        &instance,
+        &[0],
+        0,
+        &[],
+        PairCosts::Instance,
+        Default::default(),
+        &mut PairSplits { on: false, made: 0 },
+        &mut Corridors::off(),
+        &mut Targets::off(),
+        0,
+        64 << 20,
+        Deadline(None),
+        &mut u64::MAX.clone(),
+        usize::MAX,
+        outside,
+    ) {
+        Searched::Plan {
+            extra: 0,
+            mut paths,
+        } => paths.pop().unwrap(),
+        other => panic!("{other:?}"),
+    };
+    let alone = search(&Outside::none());
+    // Each cell of the path between its ends, held for the whole plan by an agent outside.
+    for &held in &alone[1..alone.len() - 1] {
+        let stay = vec![held; alone.len()];
+        let kept_off = search(&Outside::of([(&stay[..], held)]));
+        assert_eq!(kept_off.len(), alone.len());
+        assert!(!kept_off.contains(&held), "{alone:?} {kept_off:?} {held}");
+    }
 }
 
 /// Sessions that fill the memory ([`Sessions::filling`]) decide the budgets as the

@@ -433,6 +433,9 @@ struct Group<'i, 'a> {
     scratch: std::cell::RefCell<Scratch>,
     /// The conflict detection's arrays by cell.
     cells: std::cell::RefCell<CellScratch>,
+    /// The plans of the agents outside the group, which its low-level searches avoid
+    /// second, after the group's own agents.
+    outside: &'i Outside,
 }
 
 /// Finds the least extra steps of the agents `agents` of `instance` (distinct) alone, if
@@ -445,7 +448,10 @@ struct Group<'i, 'a> {
 /// `corridors` says and on target conflicts as `targets` says (likewise). Gives up at
 /// `deadline`, when its nodes and searches would take more than `bytes`, past
 /// `*searches` low-level searches (what it made is taken off `*searches`), or after
-/// `stall` nodes in a row taken without a rise of the least bound.
+/// `stall` nodes in a row taken without a rise of the least bound. Among the paths of
+/// equal cost and equal conflicts within the group, each low-level search takes one of
+/// fewest conflicts with the plans `outside` (exact either way: only the choice among
+/// equals changes).
 ///
 /// # Complexity
 /// See the module documentation.
@@ -465,6 +471,7 @@ pub fn least_extra(
     deadline: Deadline,
     searches: &mut u64,
     stall: usize,
+    outside: &Outside,
 ) -> Searched {
     if floor > allowance {
         return Searched::AtLeast(floor);
@@ -496,6 +503,7 @@ pub fn least_extra(
         corridor_memo: std::cell::RefCell::default(),
         scratch: std::cell::RefCell::default(),
         cells: std::cell::RefCell::default(),
+        outside,
     };
     let limits = Limits {
         bytes,
@@ -695,6 +703,7 @@ impl Group<'_, '_> {
             let avoid = Avoid {
                 cat: &cat,
                 own: &[],
+                outside: self.outside,
             };
             match self.plan(i, &[], self.distances[i] + allowance, &avoid, limits, 0) {
                 Planned::Path(path) => {
@@ -1126,6 +1135,7 @@ impl Group<'_, '_> {
             let avoid = Avoid {
                 cat,
                 own: &node.paths[j],
+                outside: self.outside,
             };
             match self.plan(
                 j,
@@ -1360,7 +1370,7 @@ impl Group<'_, '_> {
                 }
                 let index = states.len() as u32;
                 states.push((u, next, index_of(key), arrives));
-                let conflicts = conflicts + avoid.count(u, next, goal);
+                let conflicts = conflicts.saturating_add(avoid.count(u, next, goal));
                 heap.push(open_key(f, conflicts, next, index));
             }
         };
@@ -1594,11 +1604,57 @@ impl Occupancy {
     }
 }
 
-/// The others of one agent in an [`Occupancy`]: the table less the agent's own path.
+/// The plans of agents outside a group ([`least_extra`]), which its low-level searches
+/// avoid where paths are otherwise equal: conflict-based search on a group of independence
+/// detection ([`super::core::Groups`]) then tends to a plan that collides with no other
+/// group's, which spares a merge (Standley, "Finding optimal solutions to cooperative
+/// pathfinding problems", AAAI 2010: the conflict avoidance table).
+pub struct Outside(Occupancy);
+
+impl Outside {
+    /// No plans outside.
+    pub fn none() -> Self {
+        Outside(Occupancy::new(&[], &[]))
+    }
+
+    /// The `plans` outside, each an agent's path (it stays on its last cell, its goal,
+    /// after the end) and its goal.
+    ///
+    /// # Complexity
+    /// O(total length of the paths).
+    pub fn of<'p>(plans: impl IntoIterator<Item = (&'p [u32], u32)>) -> Self {
+        let mut occupancy = Occupancy::new(&[], &[]);
+        for (path, goal) in plans {
+            occupancy.add(path, goal);
+        }
+        Outside(occupancy)
+    }
+
+    /// Bytes the table takes: hash tables of (key, value) pairs of 12 and 8 bytes and a
+    /// control byte each, by capacity.
+    pub fn bytes(&self) -> u64 {
+        let Occupancy { on, home } = &self.0;
+        on.capacity() as u64 * 13 + home.capacity() as u64 * 9
+    }
+}
+
+/// Bytes an [`Outside`] of paths of `cells` cells in all takes at most: a table of
+/// capacity at most twice its entries, 13 bytes each.
+pub fn outside_bytes(cells: u64) -> u64 {
+    cells.saturating_mul(2 * 13)
+}
+
+/// The conflicts a step counts with the plans outside the group, in the low bits of its
+/// count (the group's own in the high bits: those come first).
+const OUTSIDE_BITS: u32 = 12;
+
+/// The others of one agent in an [`Occupancy`]: the table less the agent's own path, then
+/// the plans outside its group.
 struct Avoid<'o> {
     cat: &'o Occupancy,
     /// The agent's path in the table (empty: not in it).
     own: &'o [u32],
+    outside: &'o Outside,
 }
 
 impl Avoid<'_> {
@@ -1613,6 +1669,17 @@ impl Avoid<'_> {
         let mine = u32::from(self.own.get(time as usize) == Some(&cell));
         // Goals are distinct: the arrival on the agent's own goal is its own.
         let home = cell != goal && self.cat.home.get(&cell).is_some_and(|&s| time > s);
-        on - mine + u32::from(home)
+        let inside = on - mine + u32::from(home);
+        let outside = &self.outside.0;
+        if outside.on.is_empty() {
+            return inside << OUTSIDE_BITS;
+        }
+        let met = outside
+            .on
+            .get(&((u64::from(cell) << 32) | u64::from(time)))
+            .copied()
+            .unwrap_or(0);
+        let home = outside.home.get(&cell).is_some_and(|&s| time > s);
+        (inside << OUTSIDE_BITS) | (met + u32::from(home)).min(1)
     }
 }

@@ -171,6 +171,9 @@ pub struct Groups {
     /// Whether its conflict-based searches' target splits reserve the goal for its agent
     /// ([`cbs::Targets`]).
     cbs_targets: bool,
+    /// Whether its conflict-based searches keep off the other groups' plans among
+    /// equal paths ([`cbs::Outside`]).
+    cbs_outside: bool,
 }
 
 /// Agents decided together.
@@ -212,6 +215,7 @@ impl Groups {
             cbs_pair_splits: false,
             cbs_corridors: false,
             cbs_targets: false,
+            cbs_outside: false,
         }
     }
 
@@ -269,6 +273,15 @@ impl Groups {
         }
     }
 
+    /// These groups, their conflict-based searches keeping off the other groups' plans
+    /// among equal paths when `on` ([`cbs::Outside`]).
+    pub fn with_cbs_outside(self, on: bool) -> Self {
+        Groups {
+            cbs_outside: on,
+            ..self
+        }
+    }
+
     /// Whether conflict-based search decides group `g` first ([`Cbs::decides`]), while
     /// it has searches left on the group.
     fn by_cbs(&self, instance: &Instance<'_>, g: usize) -> bool {
@@ -297,6 +310,24 @@ impl Groups {
             .min(CBS_BYTES);
         let mut searches = group.cbs_searches;
         let node_pairs = if self.cbs_pairs { &pairs[..] } else { &[] };
+        // The other groups' plans, which the search avoids among equal paths (within a
+        // quarter of its memory).
+        let plans = || {
+            self.groups
+                .iter()
+                .enumerate()
+                .filter(|&(h, _)| h != g)
+                .flat_map(|(_, other)| other.agents.iter().zip(other.plan.iter().flatten()))
+        };
+        let cells: u64 = plans().map(|(_, path)| path.len() as u64).sum();
+        let outside = if self.cbs_outside && cbs::outside_bytes(cells) <= bytes / 4 {
+            cbs::Outside::of(
+                plans().map(|(&a, path)| (&path[..], instance.goals[a].index() as u32)),
+            )
+        } else {
+            cbs::Outside::none()
+        };
+        let bytes = bytes - outside.bytes().min(bytes);
         let searched = cbs::least_extra(
             instance,
             &group.agents,
@@ -323,6 +354,7 @@ impl Groups {
             like.deadline(),
             &mut searches,
             usize::MAX,
+            &outside,
         );
         let group = &mut self.groups[g];
         group.cbs_searches = searches;

@@ -178,6 +178,7 @@ fn pair_extra(
             sessions.deadline(),
             &mut searches,
             usize::MAX,
+            &super::cbs::Outside::none(),
         );
         match searched {
             Searched::Plan { extra, .. } => return Some(extra),
