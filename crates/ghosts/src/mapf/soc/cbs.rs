@@ -36,6 +36,11 @@
 //!   on their MDDs), which raise the node's bound as the weighted dependency graph of
 //!   CBSH2 does; a pair that fits at its own costs gives the node its two paths when
 //!   that leaves fewer conflicts (a bypass of both at once).
+//! - the other groups' plans ([`Outside`]) as a second conflict avoidance table: among
+//!   paths of equal cost and equal conflicts within the group, each low-level search
+//!   takes one that meets fewest of them, so the group's plan collides with fewer other
+//!   groups and fewer merge (orz900d random-1 K = 100: its largest group 11 agents
+//!   instead of 24, proven in 10.6 s instead of 73).
 //!
 //! Exactness: the two children of a split together keep every plan of their parent
 //! (vertex, edge and target splits as in the papers; for the target split of

@@ -143,7 +143,10 @@ pub fn decide_in(
 /// short of the optimum (`8700 >= 8699` at 30 s), with the pairs the optimum is proven in
 /// 21 to 22 CPU s. When they fit within Delta and the groups' plans
 /// do not collide, they are the core's plan; two groups whose plans collide merge into
-/// one (its least at least the sum of theirs), decided again.
+/// one (its least at least the sum of theirs), decided again, unless one of them is
+/// planned again around the other within its least. A group decided by conflict-based
+/// search takes, among its plans of least cost, one that keeps off the other groups'
+/// plans where it can ([`cbs::Outside`]), so that fewer collide.
 ///
 /// Why: on the large maps the agents that planning cannot place come in small clusters
 /// far apart (Boston_0_256 random-1 with 50 agents: a core of 13), and one SAT decision
