@@ -129,7 +129,7 @@ pub struct Techniques {
     /// groups' plans ([`cbs::Outside`]), so that its plan collides with fewer of them and
     /// fewer groups merge: orz900d random-1 K = 100 (`--time-limit 30`) grew a group of
     /// 24 agents, each merge a new search of 8 to 14 s, and was proven at 73 s; with it
-    /// the largest group has 11 agents and the instance is proven in 10.5 s.
+    /// the largest group has 11 agents and the instance is proven in 10.6 s.
     pub cbs_outside: bool,
     /// The SAT sessions' solvers in CaDiCaL's `plain` configuration, without
     /// preprocessing or inprocessing ([`encoding::Sessions::plain`]).
