@@ -764,7 +764,8 @@ fn conflict_based_search_bounds_never_pass_the_optimum() {
                         &mut searches,
                         // Cut by a stall of the bound too, once.
                         if budget == 64 { 4 } else { usize::MAX },
-                        if budget % 8 == 0 { &outside } else { &none },
+                        // Half the searches with plans outside.
+                        if budget >= 64 { &outside } else { &none },
                     );
                     let context = || {
                         format!(

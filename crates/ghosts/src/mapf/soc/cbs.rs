@@ -1375,7 +1375,7 @@ impl Group<'_, '_> {
                 }
                 let index = states.len() as u32;
                 states.push((u, next, index_of(key), arrives));
-                let conflicts = conflicts.saturating_add(avoid.count(u, next, goal));
+                let conflicts = add_conflicts(conflicts, avoid.count(u, next, goal));
                 heap.push(open_key(f, conflicts, next, index));
             }
         };
@@ -1649,9 +1649,22 @@ pub fn outside_bytes(cells: u64) -> u64 {
     cells.saturating_mul(2 * 13)
 }
 
-/// The conflicts a step counts with the plans outside the group, in the low bits of its
-/// count (the group's own in the high bits: those come first).
+/// The conflicts a path counts with the plans outside the group, in the low bits of its
+/// count (the group's own in the high bits: those come first, so the order of two counts
+/// is the order of the group's own, then of the outside ones).
 const OUTSIDE_BITS: u32 = 12;
+
+/// The most conflicts with the plans outside a count holds: more count as this many.
+const OUTSIDE_MOST: u32 = (1 << OUTSIDE_BITS) - 1;
+
+/// The count of a path, `path`, with one more step's, `step` (both as [`Avoid::count`]
+/// packs them): the group's own added (saturating), the outside ones added up to
+/// [`OUTSIDE_MOST`], so that they never spill into the group's own.
+fn add_conflicts(path: u32, step: u32) -> u32 {
+    let inside = (path >> OUTSIDE_BITS).saturating_add(step >> OUTSIDE_BITS);
+    let outside = ((path & OUTSIDE_MOST) + (step & OUTSIDE_MOST)).min(OUTSIDE_MOST);
+    (inside.min(u32::MAX >> OUTSIDE_BITS) << OUTSIDE_BITS) | outside
+}
 
 /// The others of one agent in an [`Occupancy`]: the table less the agent's own path, then
 /// the plans outside its group.
@@ -1663,7 +1676,8 @@ struct Avoid<'o> {
 }
 
 impl Avoid<'_> {
-    /// The others met on `cell` at `time` by the agent whose goal is `goal`.
+    /// The others met on `cell` at `time` by the agent whose goal is `goal`: those of its
+    /// group above [`OUTSIDE_BITS`], and below whether it meets a plan outside.
     fn count(&self, cell: u32, time: u32, goal: u32) -> u32 {
         let on = self
             .cat
@@ -1686,5 +1700,28 @@ impl Avoid<'_> {
             .unwrap_or(0);
         let home = outside.home.get(&cell).is_some_and(|&s| time > s);
         (inside << OUTSIDE_BITS) | (met + u32::from(home)).min(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{OUTSIDE_BITS, OUTSIDE_MOST, add_conflicts};
+
+    /// A path's conflicts with plans outside its group, however many, never outweigh one
+    /// conflict within the group: the outside count stops at its most.
+    #[test]
+    fn conflicts_outside_never_spill_into_the_groups_own() {
+        let one_inside = 1 << OUTSIDE_BITS;
+        let mut many_outside = 0;
+        for _ in 0..3 * OUTSIDE_MOST {
+            many_outside = add_conflicts(many_outside, 1);
+        }
+        assert_eq!(many_outside, OUTSIDE_MOST);
+        assert!(many_outside < one_inside);
+        assert_eq!(
+            add_conflicts(one_inside | 3, one_inside | 1),
+            (2 << OUTSIDE_BITS) | 4
+        );
+        assert_eq!(add_conflicts(u32::MAX, one_inside), u32::MAX);
     }
 }
