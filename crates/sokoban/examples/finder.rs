@@ -9,7 +9,7 @@
 //! Arguments: the levels (`N` or `A-B`, default all), a time limit per level in seconds
 //! (default 10), the weights of pushes so far and of the bound (default 0 and 1), the
 //! memory in MiB (default 4096), the guide (`matching` or
-//! `nearest`), the features (`p` packing, `r` regions, `c` PI-corrals, `y` cycling over the feature cells, `d` corral deadlocks, `g` goal-room macros, `a` the packing advisor, `w` FESS's move weights, `n` the connectivity advisor, `h` the hotspots advisor, `o` the outward packing order, `prcydgawnho` all, `-` none;
+//! `nearest`), the features (`p` packing, `r` regions, `c` PI-corrals, `y` cycling over the feature cells, `d` corral deadlocks, `g` goal-room macros, `a` the packing advisor, `w` FESS's move weights, `n` the connectivity advisor, `h` the hotspots advisor, `o` the outward packing order, `m` FESS's macro moves, `prcydgawnhom` all, `-` none;
 //! default `pr`, as the finder's defaults), the direction (`forward` or `backward`;
 //! default `forward`).
 
@@ -62,6 +62,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         move_weights: args.get(6).is_some_and(|s| s.contains('w')),
         connectivity: args.get(6).is_some_and(|s| s.contains('n')),
         hotspots: args.get(6).is_some_and(|s| s.contains('h')),
+        box_moves: args.get(6).is_some_and(|s| s.contains('m')),
         direction: match args.get(7).map(String::as_str) {
             Some("backward") => Direction::Backward,
             _ => Direction::Forward,

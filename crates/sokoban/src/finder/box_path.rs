@@ -29,6 +29,8 @@ const ROOT: u32 = u32::MAX;
 pub(super) struct PushTree {
     /// Per node: the node before (or [`ROOT`]) with the stamp of the search that reached it.
     parent: Vec<(u32, u32)>,
+    /// Per node reached by the last search: its pushes from the start.
+    depth: Vec<u32>,
     /// The nodes reached, in breadth-first order (fewest pushes first).
     order: Vec<u32>,
     stamp: u32,
@@ -43,6 +45,7 @@ impl PushTree {
     pub(super) fn new(n: usize) -> Self {
         PushTree {
             parent: vec![(ROOT, 0); 4 * n],
+            depth: vec![0; 4 * n],
             order: Vec::new(),
             stamp: 0,
             from: CellId::new(0),
@@ -95,6 +98,11 @@ impl PushTree {
                 continue;
             }
             self.parent[next as usize] = (node, self.stamp);
+            self.depth[next as usize] = if node == ROOT {
+                1
+            } else {
+                self.depth[node as usize] + 1
+            };
             self.order.push(next);
         }
     }
@@ -110,6 +118,15 @@ impl PushTree {
         self.order.iter().map(|&node| split(node))
     }
 
+    /// The places the last search took the box to, as [`PushTree::reached_nodes`], each
+    /// with its pushes from the start.
+    pub(super) fn reached_with_pushes(&self) -> impl Iterator<Item = (CellId, Dir, u32)> + '_ {
+        self.order.iter().map(|&node| {
+            let (cell, side) = split(node);
+            (cell, side, self.depth[node as usize])
+        })
+    }
+
     /// The first node (fewest pushes) with the box on `to`.
     fn first(&self, to: CellId) -> Option<u32> {
         self.order.iter().copied().find(|&node| split(node).0 == to)
@@ -119,8 +136,27 @@ impl PushTree {
     /// the box stands on before each push and its direction. Nothing when the box starts
     /// there or never gets there.
     pub(super) fn pushes_to(&self, grid: &Grid, to: CellId, pushes: &mut Vec<(CellId, Dir)>) {
+        self.pushes_along(grid, self.first(to), pushes);
+    }
+
+    /// As [`PushTree::pushes_to`], to the box on `to` with the player on its `side`
+    /// (nothing when the last search did not reach that place).
+    pub(super) fn pushes_to_side(
+        &self,
+        grid: &Grid,
+        to: CellId,
+        side: Dir,
+        pushes: &mut Vec<(CellId, Dir)>,
+    ) {
+        let node = join(to, side);
+        let reached = self.parent[node as usize].1 == self.stamp;
+        self.pushes_along(grid, reached.then_some(node), pushes);
+    }
+
+    /// The pushes from the start to `node`, appended in order.
+    fn pushes_along(&self, grid: &Grid, node: Option<u32>, pushes: &mut Vec<(CellId, Dir)>) {
         let first = pushes.len();
-        let mut node = self.first(to);
+        let mut node = node;
         while let Some(at) = node {
             let (cell, side) = split(at);
             let dir = side.opposite();

@@ -43,6 +43,7 @@ use std::collections::BTreeMap;
 use grid_core::CellId;
 
 use super::advisor::PackingAdvisor;
+use super::box_path::PushTree;
 use super::connectivity::ConnectivityAdvisor;
 use super::corral_deadlock::CorralDeadlocks;
 use super::goal_room::GoalRooms;
@@ -351,6 +352,7 @@ pub(super) fn search(
     } else {
         None
     };
+    let mut box_moves = options.box_moves.then(|| PushTree::new(n));
     let mut expanded = 0u64;
     while let Some(state) = queue.pop(&mut budget) {
         expanded += 1;
@@ -453,6 +455,33 @@ pub(super) fn search(
         if let Some(hotspots) = hotspots.as_mut() {
             hotspots.advise(&board, &boxes, &mut occupied, player, &mut moves);
         }
+        // The moves from here on are macro moves, unadvised: after the advisors', so that
+        // a place both reach is the advisor's (weighed as one).
+        let unadvised = moves.len();
+        if let Some(tree) = box_moves.as_mut() {
+            for (i, &b) in boxes.iter().enumerate() {
+                let cell = CellId::new(usize::from(b));
+                if barrier.is_some_and(|barrier| barrier.binary_search(&cell).is_err())
+                    || rooms.as_ref().is_some_and(|r| r.in_clean_room(cell))
+                    || !grid
+                        .push_lines(cell)
+                        .any(|(_, _, behind)| walker.reached(behind))
+                {
+                    continue;
+                }
+                occupied[cell.index()] = false;
+                tree.run(grid, &occupied, player, cell);
+                occupied[cell.index()] = true;
+                for (to, side, length) in tree.reached_with_pushes() {
+                    if length < 2 || to == cell || board.is_dead(to.index()) {
+                        continue;
+                    }
+                    if let Some(standing) = grid.neighbour(to, side) {
+                        moves.push((i, to, standing, length));
+                    }
+                }
+            }
+        }
         for (m, &(i, to, standing, length)) in moves.iter().enumerate() {
             let cell = CellId::new(usize::from(boxes[i]));
             {
@@ -497,7 +526,7 @@ pub(super) fn search(
                 }
                 let hash = Store::hash(&child);
                 let id = store.insert(&child, hash, slot, state, &mut budget)?;
-                let g = match (options.move_weights, m >= advised) {
+                let g = match (options.move_weights, (advised..unadvised).contains(&m)) {
                     (false, _) => g - 1 + length,
                     (true, true) => g - 1,
                     (true, false) => g,

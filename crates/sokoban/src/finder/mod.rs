@@ -106,6 +106,10 @@ pub struct Options {
     /// that blocks the most other boxes' ways to the goals to where it blocks the
     /// fewest (`hotspots`).
     pub hotspots: bool,
+    /// FESS's macro moves: besides the pushes, a state gets every move of one box, the
+    /// other boxes standing still, to a square it reaches in two pushes or more that is
+    /// not dead, as one edge (with `move_weights`, one unadvised move).
+    pub box_moves: bool,
     /// Which way the search goes: pushes from the start (`greedy`, with every switch
     /// above) or pulls from the solved layout (`backward`, which reads only the memory
     /// and the weights).
@@ -149,6 +153,7 @@ impl Default for Options {
             move_weights: false,
             connectivity: false,
             hotspots: false,
+            box_moves: false,
             direction: Direction::Forward,
         }
     }

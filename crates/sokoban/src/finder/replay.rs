@@ -1,6 +1,7 @@
 //! A found state's moves read back as LURD: per push, a shortest walk (boxes as walls)
 //! from where the player stands to the square behind the box, then the push; a macro's
-//! pushes found again by [`PushTree`].
+//! pushes found again by [`PushTree`], the fewest that leave the player in the next
+//! state's region.
 //!
 //! # Complexity
 //! O(pushes x squares), and O(squares^2) per macro.
@@ -55,26 +56,43 @@ pub(super) fn lurd_through(level: &Level, layouts: &[&[u16]], walker: &mut Walke
             occupied[usize::from(b)] = true;
         }
         walker.run(grid, &occupied, player);
-        // One push, or a macro's many (the fewest that take the box there).
-        pushes.clear();
-        match Dir::ALL
+        let single = Dir::ALL
             .into_iter()
             .find(|&d| grid.neighbour(from, d) == Some(to))
-        {
-            Some(dir)
-                if grid
-                    .neighbour(from, dir.opposite())
-                    .is_some_and(|behind| walker.reached(behind)) =>
-            {
-                pushes.push((from, dir));
-            }
-            _ => {
-                occupied[from.index()] = false;
+            .filter(|&dir| {
+                grid.neighbour(from, dir.opposite())
+                    .is_some_and(|behind| walker.reached(behind))
+            });
+        // One push, or a macro's many: the fewest that take the box there and leave the
+        // player in the next state's region (a move of the box may end with the player on
+        // any side, and a box may reach a neighbouring square the long way round).
+        let region = pair[1].get(k).map(|&r| CellId::new(usize::from(r)));
+        occupied[from.index()] = false;
+        occupied[to.index()] = true;
+        let single = single.filter(|_| {
+            walker.run(grid, &occupied, from);
+            region.is_none_or(|r| walker.least() == r)
+        });
+        pushes.clear();
+        match single {
+            Some(dir) => pushes.push((from, dir)),
+            None => {
+                occupied[to.index()] = false;
                 tree.run(grid, &occupied, player, from);
-                tree.pushes_to(grid, to, &mut pushes);
-                occupied[from.index()] = true;
+                occupied[to.index()] = true;
+                let side = tree.reached_nodes().find_map(|(cell, side)| {
+                    let standing = grid.neighbour(cell, side).filter(|_| cell == to)?;
+                    walker.run(grid, &occupied, standing);
+                    region.is_none_or(|r| walker.least() == r).then_some(side)
+                });
+                match side {
+                    Some(side) => tree.pushes_to_side(grid, to, side, &mut pushes),
+                    None => tree.pushes_to(grid, to, &mut pushes),
+                }
             }
         }
+        occupied[to.index()] = false;
+        occupied[from.index()] = true;
         for &(cell, dir) in &pushes {
             let Some(behind) = grid.neighbour(cell, dir.opposite()) else {
                 break;
