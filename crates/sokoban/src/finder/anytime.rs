@@ -27,8 +27,8 @@ use crate::search::PushProof;
 use crate::solution::{Interrupt, Metric, Options, Solution, SolveError};
 
 /// The share of `--time-limit` the forward runs of the finder may take (it stops as
-/// soon as it finds); the backward runs have [`BACKWARD_SHARE`] and
-/// [`BACKWARD_WEIGHTED_SHARE`] of it more.
+/// soon as it finds), times their shares in [`PORTFOLIO`] (1, and [`MACRO_SHARE`] more);
+/// the backward runs have [`BACKWARD_SHARE`] and [`BACKWARD_WEIGHTED_SHARE`] of it more.
 const FINDER_SHARE: f64 = 0.2;
 
 /// Without a time limit, the finder's stop checks (each after a few hundred expansions)
@@ -329,6 +329,9 @@ struct Way {
     corral_deadlocks: bool,
     /// FESS's hotspots advisor (measured with FESS's order proper only).
     hotspots: bool,
+    /// FESS's macro moves: every place one box reaches, as one move (measured with
+    /// FESS's order proper only).
+    box_moves: bool,
     /// Pushes from the start, or pulls from the goals (`backward`, which reads only the
     /// order of the fields above).
     direction: Direction,
@@ -364,6 +367,7 @@ fn run(way: Way) -> FinderOptions {
         move_weights: fess,
         connectivity: fess,
         hotspots: way.hotspots,
+        box_moves: way.box_moves,
         packing: way.features,
         regions: way.features,
         cycling: way.features && way.cycling,
@@ -385,9 +389,10 @@ fn run(way: Way) -> FinderOptions {
 /// no other run solves); the same with FESS's guided order 29 at 5 s (86, 76); the same
 /// on the nearest goal 31 at 5 s (12); FESS's order proper (no guide in the priority)
 /// 42, 19, 20, 34, 37, 43, 45, 56, 57, 61, 70 and 81 among them, which no other run
-/// solves, so it has the largest share, second after the short first run. Then the two
+/// solves, so it has the largest share, second after the short first run; the same
+/// with FESS's macro moves third ([`MACRO_MOVES`], [`MACRO_SHARE`]). Then the two
 /// backward runs, greedy and weighted ([`BACKWARD_SHARE`], [`BACKWARD_WEIGHTED_SHARE`]).
-const PORTFOLIO: [(f64, Way); 7] = [
+const PORTFOLIO: [(f64, Way); 8] = [
     (
         0.1,
         Way {
@@ -397,6 +402,7 @@ const PORTFOLIO: [(f64, Way); 7] = [
             cycling: true,
             corral_deadlocks: false,
             hotspots: false,
+            box_moves: false,
             direction: Direction::Forward,
         },
     ),
@@ -409,9 +415,11 @@ const PORTFOLIO: [(f64, Way); 7] = [
             cycling: true,
             corral_deadlocks: true,
             hotspots: false,
+            box_moves: false,
             direction: Direction::Forward,
         },
     ),
+    (MACRO_SHARE, MACRO_MOVES),
     (
         0.2,
         Way {
@@ -421,6 +429,7 @@ const PORTFOLIO: [(f64, Way); 7] = [
             cycling: true,
             corral_deadlocks: true,
             hotspots: false,
+            box_moves: false,
             direction: Direction::Forward,
         },
     ),
@@ -433,6 +442,7 @@ const PORTFOLIO: [(f64, Way); 7] = [
             cycling: true,
             corral_deadlocks: true,
             hotspots: false,
+            box_moves: false,
             direction: Direction::Forward,
         },
     ),
@@ -445,6 +455,7 @@ const PORTFOLIO: [(f64, Way); 7] = [
             cycling: true,
             corral_deadlocks: true,
             hotspots: false,
+            box_moves: false,
             direction: Direction::Forward,
         },
     ),
@@ -457,6 +468,7 @@ const PORTFOLIO: [(f64, Way); 7] = [
             cycling: false,
             corral_deadlocks: false,
             hotspots: false,
+            box_moves: false,
             direction: Direction::Backward,
         },
     ),
@@ -469,6 +481,7 @@ const PORTFOLIO: [(f64, Way); 7] = [
             cycling: false,
             corral_deadlocks: false,
             hotspots: false,
+            box_moves: false,
             direction: Direction::Backward,
         },
     ),
@@ -476,7 +489,7 @@ const PORTFOLIO: [(f64, Way); 7] = [
 
 /// The share of the backward run (pulls from the goals, greedy on the matching to the
 /// start squares), last in the portfolio, on top of the forward runs' shares (which
-/// make 1): it solves at once or not at all (on the finder alone, 3 CPU s a level,
+/// make 1 and [`MACRO_SHARE`]): it solves at once or not at all (on the finder alone, 3 CPU s a level,
 /// XSokoban 72 in 1.2 s, which no forward run solves; 44 in 5.5 s), so it is given a
 /// short share after the forward runs rather than time taken from them (at
 /// `--time-limit 60`, 2.4 s).
@@ -489,21 +502,24 @@ const BACKWARD_SHARE: f64 = 0.2;
 const BACKWARD_WEIGHTED_SHARE: f64 = 0.1;
 
 /// The runs of [`last_chance`] with their shares of the time left. FESS's order proper
-/// (run 2) first, with most of the time: it is the run that solves the hard levels given
-/// time, and a run stopped by its share starts again from nothing. Measured on the finder
-/// alone, XSokoban 90, CPU s (before the push tree read the low points): run 2 solves 36
-/// in 9.5 s, 25 in 15.8 s, 75 in 19.6 s and 46
-/// in 22.8 s (30 s a level, none of the other 28 open levels); at `--time-limit 60` the
-/// last chance has about 34 s, 7/10 of it 24 s. The others get what the levels only they
+/// (run 2) first, with the largest share, then the same with macro moves
+/// ([`MACRO_MOVES`]): they are the runs that solve the hard levels given time, and a run
+/// stopped by its share starts again from nothing. Measured on the finder alone,
+/// XSokoban 90, CPU s (before the push tree read the low points): run 2 solves 36 in
+/// 9.5 s, 25 in 15.8 s, 75 in 19.6 s and 46 in 22.8 s (30 s a level, none of the other
+/// 28 open levels), the macro moves 36, 75 and 46 within 3 s and 48 in 3.7 s; at
+/// `--time-limit 60` the last chance has about 41 s, 0.45 of it 18.6 s for run 2 and
+/// 0.25 10 s for the macro moves. The others get what the levels only they
 /// solve need, with a margin: run 4 (the FESS-guided order on the matching) XSokoban 10
 /// in 3.0 s; weighted A* (pushes 1, matching 3) with cycling 15 in 2.0 s (run 2: 3.4 s);
 /// run 3 (greedy on the matching) 49 and 55 in 1.2 and 0.9 s, and run 3 without the
 /// cycling (features first) 59 in 0.7 s; run 5 (the FESS-guided order on the nearest
 /// goal) 47 in 1.0 s. With the outward packing order the hotspots advisor that run 2 had
 /// here adds no level at 3 or 10 s and loses 19, 20, 37 and 45 (see docs/sokoban.md).
-const LAST_CHANCE: [(f64, Way); 6] = [
-    (0.7, PORTFOLIO[1].1),
-    (0.11, PORTFOLIO[3].1),
+const LAST_CHANCE: [(f64, Way); 7] = [
+    (0.45, PORTFOLIO[1].1),
+    (0.25, MACRO_MOVES),
+    (0.11, PORTFOLIO[4].1),
     (
         0.07,
         Way {
@@ -513,19 +529,41 @@ const LAST_CHANCE: [(f64, Way); 6] = [
             cycling: true,
             corral_deadlocks: false,
             hotspots: false,
+            box_moves: false,
             direction: Direction::Forward,
         },
     ),
-    (0.04, PORTFOLIO[2].1),
+    (0.04, PORTFOLIO[3].1),
     (
         0.04,
         Way {
             cycling: false,
-            ..PORTFOLIO[2].1
+            ..PORTFOLIO[3].1
         },
     ),
-    (0.04, PORTFOLIO[4].1),
+    (0.04, PORTFOLIO[5].1),
 ];
+
+/// FESS's order proper with its macro moves (every place one box reaches, the other
+/// boxes standing still, as one move; [`FinderOptions::box_moves`]). Measured on the
+/// finder alone, XSokoban 90, 3 CPU s a level: it solves 24, 30, 36, 42, 46, 47 and 75,
+/// which FESS's order proper on pushes does not, and loses 11, 13, 15, 19, 21, 70, 76
+/// and 81, which the other runs solve; at 10 s, of the 28 levels no run solved, 24
+/// (0.56 s), 30 (3.2 s), 42 (2.6 s) and 48 (3.7 s). So it is a run of its own.
+const MACRO_MOVES: Way = Way {
+    order: Order::Fess,
+    guide: Guide::Matching,
+    features: true,
+    cycling: true,
+    corral_deadlocks: true,
+    hotspots: false,
+    box_moves: true,
+    direction: Direction::Forward,
+};
+
+/// The share of [`MACRO_MOVES`] in the portfolio, on top of the other forward runs'
+/// (which make 1): at `--time-limit 60`, 3 s.
+const MACRO_SHARE: f64 = 0.25;
 
 /// A proven lower bound on the metric's first key from the start: the matching of boxes
 /// to goals on lone-box push distances (every solution pushes each box to its own goal;
