@@ -406,19 +406,7 @@ const PORTFOLIO: [(f64, Way); 8] = [
             direction: Direction::Forward,
         },
     ),
-    (
-        0.35,
-        Way {
-            order: Order::Fess,
-            guide: Guide::Matching,
-            features: true,
-            cycling: true,
-            corral_deadlocks: true,
-            hotspots: false,
-            box_moves: false,
-            direction: Direction::Forward,
-        },
-    ),
+    (0.35, FESS),
     (MACRO_SHARE, MACRO_MOVES),
     (
         0.2,
@@ -517,7 +505,7 @@ const BACKWARD_WEIGHTED_SHARE: f64 = 0.1;
 /// goal) 47 in 1.0 s. With the outward packing order the hotspots advisor that run 2 had
 /// here adds no level at 3 or 10 s and loses 19, 20, 37 and 45 (see docs/sokoban.md).
 const LAST_CHANCE: [(f64, Way); 7] = [
-    (0.45, PORTFOLIO[1].1),
+    (0.45, FESS),
     (0.25, MACRO_MOVES),
     (0.11, PORTFOLIO[4].1),
     (
@@ -551,13 +539,20 @@ const LAST_CHANCE: [(f64, Way); 7] = [
 /// and 81, which the other runs solve; at 10 s, of the 28 levels no run solved, 24
 /// (0.56 s), 30 (3.2 s), 42 (2.6 s) and 48 (3.7 s). So it is a run of its own.
 const MACRO_MOVES: Way = Way {
+    box_moves: true,
+    ..FESS
+};
+
+/// FESS's order proper (the portfolio's run 2): the unadvised moves so far within each
+/// cell of the feature space, on pushes, the matching only pruning.
+const FESS: Way = Way {
     order: Order::Fess,
     guide: Guide::Matching,
     features: true,
     cycling: true,
     corral_deadlocks: true,
     hotspots: false,
-    box_moves: true,
+    box_moves: false,
     direction: Direction::Forward,
 };
 

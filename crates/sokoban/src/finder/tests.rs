@@ -52,15 +52,8 @@ fn agrees_with_the_exact_search_on_generated_levels() {
         // FESS's order proper (the second run of the solver's portfolio): the unadvised
         // moves so far alone, the matching only pruning.
         Options {
-            g_weight: 1,
-            h_weight: 0,
-            move_weights: true,
-            advisor: true,
-            connectivity: true,
             hotspots: true,
-            cycling: true,
-            corral_deadlocks: true,
-            ..Options::default()
+            ..fess()
         },
         // The first run of the solver's portfolio.
         Options {
@@ -355,12 +348,10 @@ fn the_connectivity_advisor_and_move_weights_keep_solvability_and_replay() {
     assert!(solved * 10 >= tried * 9, "{solved} of {tried}");
 }
 
-/// FESS's order proper (the unadvised moves so far alone in the priority, the guide only
-/// pruning) with the portfolio's switches: it agrees with the exact search on goal-room
-/// levels, and solves most of Microban with solutions that replay.
-#[test]
-fn fess_order_keeps_solvability_and_replays() {
-    let fess = Options {
+/// FESS's order proper (the portfolio's run 2): the unadvised moves so far alone in the
+/// priority, the guide only pruning, with the advisors, cycling and corral deadlocks.
+fn fess() -> Options {
+    Options {
         g_weight: 1,
         h_weight: 0,
         advisor: true,
@@ -369,8 +360,15 @@ fn fess_order_keeps_solvability_and_replays() {
         cycling: true,
         corral_deadlocks: true,
         ..Options::default()
-    };
-    let (solved, tried) = on_goal_rooms_and_microban(1605, &fess);
+    }
+}
+
+/// FESS's order proper (the unadvised moves so far alone in the priority, the guide only
+/// pruning) with the portfolio's switches: it agrees with the exact search on goal-room
+/// levels, and solves most of Microban with solutions that replay.
+#[test]
+fn fess_order_keeps_solvability_and_replays() {
+    let (solved, tried) = on_goal_rooms_and_microban(1605, &fess());
     assert!(solved * 10 >= tried * 9, "{solved} of {tried}");
 }
 
@@ -381,15 +379,8 @@ fn fess_order_keeps_solvability_and_replays() {
 #[test]
 fn the_hotspots_advisor_keeps_solvability_and_replays() {
     let with = Options {
-        g_weight: 1,
-        h_weight: 0,
-        advisor: true,
-        connectivity: true,
         hotspots: true,
-        move_weights: true,
-        cycling: true,
-        corral_deadlocks: true,
-        ..Options::default()
+        ..fess()
     };
     same_solvability(2006, 1000, &with, &Options::default());
     let (solved, tried) = on_goal_rooms_and_microban(1606, &with);
@@ -404,15 +395,8 @@ fn the_hotspots_advisor_keeps_solvability_and_replays() {
 #[test]
 fn macro_moves_keep_solvability_and_replay() {
     let with = Options {
-        g_weight: 1,
-        h_weight: 0,
-        advisor: true,
-        connectivity: true,
-        move_weights: true,
-        cycling: true,
-        corral_deadlocks: true,
         box_moves: true,
-        ..Options::default()
+        ..fess()
     };
     same_solvability(2007, 1000, &with, &Options::default());
     let greedy = Options {
