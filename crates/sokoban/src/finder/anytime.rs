@@ -412,26 +412,14 @@ const PORTFOLIO: [(f64, Way); 8] = [
         0.2,
         Way {
             order: Order::Greedy,
-            guide: Guide::Matching,
-            features: true,
-            cycling: true,
-            corral_deadlocks: true,
-            hotspots: false,
-            box_moves: false,
-            direction: Direction::Forward,
+            ..FESS
         },
     ),
     (
         0.2,
         Way {
             order: Order::FessGuided,
-            guide: Guide::Matching,
-            features: true,
-            cycling: true,
-            corral_deadlocks: true,
-            hotspots: false,
-            box_moves: false,
-            direction: Direction::Forward,
+            ..FESS
         },
     ),
     (
@@ -439,12 +427,7 @@ const PORTFOLIO: [(f64, Way); 8] = [
         Way {
             order: Order::FessGuided,
             guide: Guide::Nearest,
-            features: true,
-            cycling: true,
-            corral_deadlocks: true,
-            hotspots: false,
-            box_moves: false,
-            direction: Direction::Forward,
+            ..FESS
         },
     ),
     (
@@ -512,13 +495,8 @@ const LAST_CHANCE: [(f64, Way); 7] = [
         0.07,
         Way {
             order: Order::WeightedAStar,
-            guide: Guide::Matching,
-            features: true,
-            cycling: true,
             corral_deadlocks: false,
-            hotspots: false,
-            box_moves: false,
-            direction: Direction::Forward,
+            ..FESS
         },
     ),
     (0.04, PORTFOLIO[3].1),
