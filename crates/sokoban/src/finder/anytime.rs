@@ -480,7 +480,11 @@ const BACKWARD_WEIGHTED_SHARE: f64 = 0.1;
 /// 9.5 s, 25 in 15.8 s, 75 in 19.6 s and 46 in 22.8 s (30 s a level, none of the other
 /// 28 open levels), the macro moves 36, 75 and 46 within 3 s and 48 in 3.7 s; at
 /// `--time-limit 60` the last chance has about 41 s, 0.45 of it 18.6 s for run 2 and
-/// 0.25 10 s for the macro moves. The others get what the levels only they
+/// 0.25 10 s for the macro moves, here with the hotspots advisor: at 10 s a level, of
+/// the 23 levels open at `--time-limit 60` without it, it solves 74 (4.1 s), and of the
+/// levels the macro moves solve, all but 71 (which another run solves), where at 3 s a
+/// level over all 90 it solves as many as without (48: 30 and 48 gained, 36 and 42
+/// lost). The others get what the levels only they
 /// solve need, with a margin: run 4 (the FESS-guided order on the matching) XSokoban 10
 /// in 3.0 s; weighted A* (pushes 1, matching 3) with cycling 15 in 2.0 s (run 2: 3.4 s);
 /// run 3 (greedy on the matching) 49 and 55 in 1.2 and 0.9 s, and run 3 without the
@@ -489,7 +493,13 @@ const BACKWARD_WEIGHTED_SHARE: f64 = 0.1;
 /// here adds no level at 3 or 10 s and loses 19, 20, 37 and 45 (see docs/sokoban.md).
 const LAST_CHANCE: [(f64, Way); 7] = [
     (0.45, FESS),
-    (0.25, MACRO_MOVES),
+    (
+        0.25,
+        Way {
+            hotspots: true,
+            ..MACRO_MOVES
+        },
+    ),
     (0.11, PORTFOLIO[4].1),
     (
         0.07,
