@@ -2,8 +2,9 @@
 //! a breadth-first search over (box square, side of the player).
 //!
 //! Why: a macro move of the finder (a box sent through its goal room to its goal,
-//! [`super::goal_room`], or to the next goal of the packing order, [`super::advisor`]) is
-//! one edge of the search but many pushes; the search needs the fewest such pushes and the
+//! [`super::goal_room`], to the next goal of the packing order, [`super::advisor`], or to
+//! any place it reaches, FESS's macro moves in [`super::greedy`]) is one edge of the
+//! search but many pushes; the search needs the fewest such pushes and the
 //! replay the pushes themselves.
 //!
 //! Which sides of the box the player reaches is read from one depth-first search of the

@@ -24,6 +24,10 @@
 //! [`super::connectivity`], [`super::hotspots`]), one each, and an advisor's move as
 //! nothing.
 //!
+//! With `box_moves` on (FESS's macro moves), a state also gets every place one box
+//! reaches in two pushes or more, the other boxes standing still and the square not dead,
+//! as one edge ([`PushTree`]), after the advisors' edges and weighed as an unadvised move.
+//!
 //! With `corrals` on, a state with a PI-corral pushes only its barrier's boxes
 //! (`crate::corral`).
 //!
@@ -34,9 +38,10 @@
 //! ([`super::corral_deadlock`]), and states whose matching is impossible.
 //!
 //! # Complexity
-//! Exponential in the boxes in the worst case. Per expansion one walk O(squares); per
-//! push the freeze test O(k), O(k^2) group lookups, one walk O(squares) to name the
-//! child's region and, for a new state, an O(k^3) matching.
+//! Exponential in the boxes in the worst case. Per expansion one walk O(squares), and with
+//! `box_moves` one push search O(squares) per box; per edge the freeze test O(k), O(k^2)
+//! group lookups, one walk O(squares) to name the child's region and, for a new state, an
+//! O(k^3) matching (with `box_moves` up to 4 x squares edges per box).
 
 use std::collections::BTreeMap;
 

@@ -8,7 +8,8 @@
 //!
 //! - `anytime`: the driver of [`crate::solve`]: the finder, then the exact search;
 //! - `greedy`: best-first search over push states, the player normalised to its region,
-//!   with the matching bound as the guide and the exact deadlock prunings;
+//!   with the matching bound as the guide and the exact deadlock prunings (and, switched
+//!   on, FESS's macro moves: every place one box reaches as one edge);
 //! - `backward`: pulls from the solved layout towards the start;
 //! - `packing`: the order in which the goals are filled, found backwards;
 //! - `corral_deadlock`: pushes that shut a corral whose boxes can never all reach goals;
