@@ -90,16 +90,14 @@ impl ConnectivityAdvisor {
                 self.stamp = 1;
             }
             self.seen[cell.index()] = self.stamp;
-            for (to, _) in self.tree.reached_nodes() {
+            for (to, _, pushes) in self.tree.reached_with_pushes() {
                 if self.seen[to.index()] == self.stamp {
                     continue;
                 }
                 self.seen[to.index()] = self.stamp;
-                if board.is_dead(to.index())
-                    || Dir::ALL
-                        .into_iter()
-                        .any(|d| grid.neighbour(cell, d) == Some(to))
-                {
+                // The first place on `to` has its fewest pushes; one push is among the
+                // state's pushes already.
+                if board.is_dead(to.index()) || pushes < 2 {
                     continue;
                 }
                 occupied[to.index()] = true;

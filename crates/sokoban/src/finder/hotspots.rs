@@ -186,15 +186,12 @@ impl HotspotAdvisor {
             let Some((_, to)) = best else {
                 continue;
             };
-            // The replay reads a box moved to a neighbouring square as one push.
-            if Dir::ALL
-                .into_iter()
-                .any(|d| grid.neighbour(cell, d) == Some(to))
-            {
-                continue;
-            }
             self.pushes.clear();
             self.tree.pushes_to(grid, to, &mut self.pushes);
+            // One push is among the state's pushes already.
+            if self.pushes.len() < 2 {
+                continue;
+            }
             if let Some(&(standing, _)) = self.pushes.last() {
                 moves.push((i, to, standing, self.pushes.len() as u32));
             }
