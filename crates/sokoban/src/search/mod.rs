@@ -267,6 +267,20 @@ pub fn fewest_pushes(
     options: &Options,
     pruning: Pruning,
 ) -> (Result<Option<u32>, SolveError>, PushStats) {
+    let (answer, stats) = push_optimum_alone(level, options, pruning);
+    (answer.map(|o| o.map(|(pushes, _)| pushes)), stats)
+}
+
+/// [`fewest_pushes`] with a solution that has them (each walk shortest, the moves perhaps
+/// not the fewest among such solutions): the first phase alone, within `options`' limits.
+///
+/// # Errors
+/// As [`fewest_pushes`].
+pub(crate) fn push_optimum_alone(
+    level: &Level,
+    options: &Options,
+    pruning: Pruning,
+) -> (Result<Option<(u32, String)>, SolveError>, PushStats) {
     let deadline = options.time_limit.map(|t| Instant::now() + t);
     let Some((board, pairs, pattern)) = tables_unless_dead(level, options) else {
         return (Ok(None), PushStats::default());
@@ -281,7 +295,7 @@ pub fn fewest_pushes(
         deadline,
     );
     let answer = outcome.map(|o| match o {
-        Outcome::Solved { pushes, .. } => Some(pushes),
+        Outcome::Solved { pushes, lurd, .. } => Some((pushes, lurd)),
         Outcome::Unsolvable => None,
     });
     (answer, stats)
