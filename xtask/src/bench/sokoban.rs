@@ -301,10 +301,25 @@ pub fn run(args: &Args) -> Result<(), String> {
     }
     println!(
         "solved: a solution printed, proven or not; proven: optimal or -1; one process per \
-         level, 1 core, --memory-mib 4096; per-level times in target/bench/sokoban-*.tsv, \
-         cactus plots in target/bench/sokoban-SET.svg"
+         level, --jobs {} ({}), --memory-mib 4096; per-level times in \
+         target/bench/sokoban-*.tsv, cactus plots in target/bench/sokoban-SET.svg",
+        jobs_per_level(args.clock),
+        match args.clock {
+            Clock::Cpu => "one thread, as ulimit -t counts every thread",
+            Clock::Wall => "the machine's cores: the finder and the exact search side by side",
+        }
     );
     Ok(())
+}
+
+/// The solver's `--jobs` for one level on `clock`: on the wall clock the machine's cores
+/// (its default: the finder and the exact search side by side); on the CPU clock one
+/// thread, since `ulimit -t` counts every thread's time.
+fn jobs_per_level(clock: Clock) -> usize {
+    match clock {
+        Clock::Cpu => 1,
+        Clock::Wall => thread::available_parallelism().map_or(1, usize::from),
+    }
 }
 
 /// Our solver on one level, under the limit on `clock`.
@@ -329,13 +344,7 @@ fn run_level(
         Clock::Cpu => (limit.ceil() as u64 + 1, limit * 30.0),
         Clock::Wall => (limit.ceil() as u64 + 5, limit),
     };
-    // On the wall clock a level gets the machine's cores (the solver's default `--jobs`:
-    // its finder and exact search side by side); on the CPU clock one thread, since
-    // `ulimit -t` counts every thread's time.
-    let jobs = match clock {
-        Clock::Cpu => 1,
-        Clock::Wall => thread::available_parallelism().map_or(1, usize::from),
-    };
+    let jobs = jobs_per_level(clock);
     let cpu_cap = match clock {
         Clock::Cpu => cpu_cap,
         Clock::Wall => cpu_cap * jobs as u64,
