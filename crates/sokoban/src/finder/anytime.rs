@@ -215,10 +215,11 @@ struct Beside {
 /// With `--metric pushes` and a time limit, once the finder has a solution: the fewest
 /// pushes alone (the first phase of the exact search, the player normalised to its
 /// region, PI-corral pruning) on the finder's thread until the limit, within
-/// `options.memory_mib`. Why: that thread is idle once the finder has found, and the exact search gives
-/// the first phase only a share of its time before it goes on alone on both keys; on
-/// large floors the first phase proves the pushes where the exact search proves nothing
-/// (XSokoban 3: 134 pushes in 38 s alone, the exact search's bound 132 at 60 s).
+/// `options.memory_mib`. Why: that thread is idle once the finder has found, and the
+/// exact search gives the first phase only a share of its time before it goes on alone on
+/// both keys; on large floors the first phase proves the pushes where the exact search
+/// proves nothing (XSokoban 3: 134 pushes in 38 s alone, the exact search's bound 132 at
+/// 60 s).
 fn pushes_beside(level: &Level, options: &Options, started: Instant) -> Beside {
     let left = options
         .time_limit
@@ -659,7 +660,17 @@ mod tests {
     use crate::finder::Halt;
     use crate::solution::Solution;
     use crate::verify::verify;
-    use crate::{Collection, Interrupt, Metric, Options, SolveError, generate, solve};
+    use crate::{Collection, Interrupt, Level, Metric, Options, SolveError, generate, solve};
+
+    /// `count` levels of `generate::collection` drawn from `seed`.
+    fn generated(seed: u64, count: usize, boxes: usize, side: usize) -> Vec<Level> {
+        let text = generate::collection(seed, count, boxes, side);
+        let levels: Vec<_> = Collection::new(text.as_bytes(), crate::DEFAULT_MAX_CELLS)
+            .filter_map(Result::ok)
+            .collect();
+        assert_eq!(levels.len(), count);
+        levels
+    }
 
     /// The finder and the exact search side by side ([`super::side_by_side`]) answer what
     /// one thread answers: the same proven optimum on both keys (the exact search's own
@@ -667,11 +678,7 @@ mod tests {
     /// interrupt stops both.
     #[test]
     fn two_threads_answer_what_one_does() {
-        let text = generate::collection(16, 80, 3, 6);
-        let levels: Vec<_> = Collection::new(text.as_bytes(), crate::DEFAULT_MAX_CELLS)
-            .filter_map(Result::ok)
-            .collect();
-        assert_eq!(levels.len(), 80);
+        let levels = generated(16, 80, 3, 6);
         let two = NonZeroUsize::new(2).unwrap();
         let (mut solved, mut unsolvable) = (0, 0);
         for level in &levels {
@@ -750,11 +757,7 @@ mod tests {
     /// levels; nothing without a time limit or by moves, whose answers it cannot serve.
     #[test]
     fn the_fewest_pushes_beside_are_the_optimum_and_replay() {
-        let text = generate::collection(17, 120, 4, 7);
-        let levels: Vec<_> = Collection::new(text.as_bytes(), crate::DEFAULT_MAX_CELLS)
-            .filter_map(Result::ok)
-            .collect();
-        assert_eq!(levels.len(), 120);
+        let levels = generated(17, 120, 4, 7);
         let timed = Options {
             metric: Metric::Pushes,
             time_limit: Some(Duration::from_secs(30)),
