@@ -114,6 +114,12 @@ fn every_technique() -> Vec<Techniques> {
             ..Techniques::default()
         });
     }
+    // Colliding groups merged without first planning one again around the others by its
+    // own SAT session (`sat_repair`, on in every variant above).
+    all.push(Techniques {
+        sat_repair: false,
+        ..Techniques::default()
+    });
     // The groups' searches without keeping off the other groups' plans (`cbs_outside`).
     all.push(Techniques {
         planning: false,
@@ -1293,4 +1299,98 @@ fn the_search_over_all_agents_takes_over_when_the_groups_pass_the_memory() {
     // 14 of 30 with this seed (the search gives up past its own memory on the others);
     // none without the turn.
     assert!(taken_over >= 10, "{taken_over} of {full}");
+}
+
+/// A session's plan that keeps off other agents' paths ([`Session::plan_avoiding`]) on
+/// tiny maps: with the other agents' paths of an optimal plan, the session's agents have
+/// one within their share of its extra steps, and the plan given starts on their starts,
+/// costs no more, and neither meets nor swaps with the others' paths or among
+/// themselves; below their own least the answer is a core; and the
+/// paths kept off leave nothing behind (the session decides its least as before).
+#[test]
+fn a_plan_keeping_off_other_paths_is_found_when_one_exists() {
+    use ghosts::internals::mapf::sat::Deadline;
+    use ghosts::internals::mapf::soc::encoding::{Avoiding, Decision, Session};
+
+    let (mut found, mut below) = (0, 0);
+    on_tiny_instances(1811, 300, |dataset, gap, instance, everyone, rng| {
+        let (grid, starts, goals) = (dataset.grid(), dataset.starts(), dataset.homes());
+        let Ok(Some(optimal)) = soc::solve(grid, starts, goals, 64, Techniques::default()) else {
+            panic!("no optimum: {}", draw(dataset));
+        };
+        let context = || draw(dataset);
+        let split = 1 + rng.below(everyone.len() - 1);
+        let (mine, theirs) = everyone.split_at(split);
+        let goal = |a: usize| goals[a].index() as u32;
+        let extra = |a: usize, path: &Vec<u32>| {
+            u64::from(ghosts::internals::mapf::soc::planning::cost(path, goal(a)))
+                - distance(dataset, a)
+        };
+        let share: u64 = mine.iter().map(|&a| extra(a, &optimal.paths[a])).sum();
+        let share = u32::try_from(share).unwrap();
+        let others: Vec<Vec<Vec<u32>>> = theirs
+            .iter()
+            .map(|&a| vec![optimal.paths[a].clone()])
+            .collect();
+        // The optimum's reach, so that every path of it ends within the horizon.
+        let mut session = Session::new(instance, mine, gap, Deadline(None), &[]);
+        let Avoiding::Plan(paths) = session.plan_avoiding(instance, share, &others, i32::MAX)
+        else {
+            panic!(
+                "no plan keeping off the others within {share}: {}",
+                context()
+            );
+        };
+        found += 1;
+        let at = |path: &Vec<u32>, t: usize| *path.get(t).or(path.last()).unwrap();
+        let mut all: Vec<&Vec<u32>> = paths.iter().collect();
+        all.extend(theirs.iter().map(|&a| &optimal.paths[a]));
+        let horizon = all.iter().map(|p| p.len()).max().unwrap();
+        let mut total = 0;
+        for (&a, path) in mine.iter().zip(&paths) {
+            assert_eq!(path[0], starts[a].index() as u32, "{}", context());
+            total += extra(a, path);
+        }
+        assert!(
+            total <= u64::from(share),
+            "{total} > {share}: {}",
+            context()
+        );
+        for t in 0..horizon {
+            for (i, p) in all.iter().enumerate() {
+                for q in &all[i + 1..] {
+                    assert_ne!(at(p, t), at(q, t), "meet at {t}: {}", context());
+                    assert!(
+                        !(at(p, t) == at(q, t + 1)
+                            && at(p, t + 1) == at(q, t)
+                            && at(p, t) != at(p, t + 1)),
+                        "swap at {t}: {}",
+                        context()
+                    );
+                }
+            }
+        }
+        // Below the session's own least: no plan at all, whatever it keeps off.
+        let least = session.raise(instance);
+        if least > 0 {
+            below += 1;
+            assert!(
+                matches!(
+                    session.plan_avoiding(instance, least - 1, &others, i32::MAX),
+                    Avoiding::Core(_)
+                ),
+                "{}",
+                context()
+            );
+        }
+        assert!(
+            matches!(session.decide(instance, least), Decision::Plan(_)),
+            "{}",
+            context()
+        );
+        true
+    });
+    // Sessions with a least to go below (28 of the 300 drawn).
+    assert!(below > 20, "{below}");
+    assert_eq!(found, 300);
 }

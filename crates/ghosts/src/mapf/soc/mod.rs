@@ -150,6 +150,11 @@ pub struct Techniques {
     /// back to the groups when it stalls ([`WHOLE_STALL`] nodes without a rise of its
     /// bound) instead of keeping it to the end.
     pub whole_stall_back: bool,
+    /// With `groups` and `incremental`: two groups whose plans collide, when planning
+    /// cannot place either around the other, are first planned again by their own SAT
+    /// session, keeping off every other group's plan within their least
+    /// ([`core::Groups::with_sat_repair`]), before they merge.
+    pub sat_repair: bool,
 }
 
 /// When the search over all agents ([`Techniques::cbs_whole`]) decides.
@@ -261,6 +266,7 @@ impl Default for Techniques {
             whole_late_cells: WHOLE_LATE_CELLS,
             own_reaches: true,
             whole_stall_back: true,
+            sat_repair: true,
         }
     }
 }
@@ -610,7 +616,8 @@ pub fn solve_within(
         .with_cbs_pair_splits(techniques.cbs_pair_splits)
         .with_cbs_corridors(techniques.cbs_corridors)
         .with_cbs_targets(techniques.cbs_targets)
-        .with_cbs_outside(techniques.cbs_outside);
+        .with_cbs_outside(techniques.cbs_outside)
+        .with_sat_repair(techniques.sat_repair);
     // Every budget below `delta` is proved impossible: LB + delta is the proven bound
     // whenever the loop stops.
     let mut budgets = || -> Result<Option<SocPlan>, Unanswered> {
