@@ -692,6 +692,15 @@ impl Groups {
         // on one cell and the search may miss a swap with one of them: keep the new plan
         // only when it collides with nobody, so that each repair leaves fewer groups in
         // collisions.
+        self.replace_if_clear(g, plan, horizon)
+    }
+
+    /// Makes `plan` group `g`'s when it collides with no other group's (padded to
+    /// `horizon`): true; else keeps the old plan, false.
+    ///
+    /// # Complexity
+    /// O(K x H) expected.
+    fn replace_if_clear(&mut self, g: usize, plan: Vec<Vec<u32>>, horizon: u32) -> bool {
         let old = self.groups[g].plan.replace(plan);
         if self
             .collisions(horizon)
@@ -736,16 +745,11 @@ impl Groups {
         };
         match sessions.plan_avoiding(instance, &group.agents, group.least, &others) {
             Avoiding::Plan(plan) => {
-                let old = self.groups[g].plan.replace(plan);
-                if self
-                    .collisions(horizon)
-                    .iter()
-                    .any(|&(x, y)| x == g || y == g)
-                {
-                    self.groups[g].plan = old;
-                    return SatRepair::Unsettled;
+                if self.replace_if_clear(g, plan, horizon) {
+                    SatRepair::Repaired
+                } else {
+                    SatRepair::Unsettled
                 }
-                SatRepair::Repaired
             }
             Avoiding::Core(core) if !core.is_empty() => {
                 SatRepair::Core(core.into_iter().map(|i| sets[i]).collect())
