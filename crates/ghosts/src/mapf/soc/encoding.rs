@@ -676,16 +676,8 @@ impl Session {
                 Some(false) => return Decision::Impossible,
                 None => return Decision::Stopped,
             }
-            let mut paths = self.paths(instance);
-            let swaps = self.swaps(&paths);
-            if swaps.is_empty() {
-                for path in &mut paths {
-                    path.truncate(self.longest + delta as usize + 1);
-                }
+            if let Some(paths) = self.paths_unless_swapped(instance, delta) {
                 return Decision::Plan(paths);
-            }
-            for clause in swaps {
-                self.solver.add_clause(clause);
             }
         }
     }
@@ -779,16 +771,8 @@ impl Session {
                 }
                 None => break Avoiding::Unsettled,
             }
-            let mut paths = self.paths(instance);
-            let swaps = self.swaps(&paths);
-            if swaps.is_empty() {
-                for path in &mut paths {
-                    path.truncate(self.longest + delta as usize + 1);
-                }
+            if let Some(paths) = self.paths_unless_swapped(instance, delta) {
                 break Avoiding::Plan(paths);
-            }
-            for clause in swaps {
-                self.solver.add_clause(clause);
             }
         };
         for selector in selectors {
@@ -1019,6 +1003,31 @@ impl Session {
             paths.push(path);
         }
         paths
+    }
+
+    /// The last model's paths, each cut to `max d_a + delta + 1` cells, when no two of
+    /// the agents encoded swap over an edge in it; else `None`, and clauses forbid those
+    /// swaps from now on (the next call finds another model).
+    ///
+    /// # Complexity
+    /// O(A x H) for A agents and horizon H, expected.
+    fn paths_unless_swapped(
+        &mut self,
+        instance: &Instance<'_>,
+        delta: u32,
+    ) -> Option<Vec<Vec<u32>>> {
+        let mut paths = self.paths(instance);
+        let swaps = self.swaps(&paths);
+        if swaps.is_empty() {
+            for path in &mut paths {
+                path.truncate(self.longest + delta as usize + 1);
+            }
+            return Some(paths);
+        }
+        for clause in swaps {
+            self.solver.add_clause(clause);
+        }
+        None
     }
 
     /// The clauses forbidding the swaps of `paths` (empty: none swap).
