@@ -1057,6 +1057,21 @@ impl Session {
     }
 }
 
+/// `paths`, one per agent of `encoded` in that order, in the order of `agents` (the same
+/// agents).
+///
+/// # Complexity
+/// O(A^2) for A agents.
+fn in_order_of(agents: &[usize], encoded: &[usize], paths: Vec<Vec<u32>>) -> Vec<Vec<u32>> {
+    let mut ordered = vec![Vec::new(); agents.len()];
+    for (a, path) in encoded.iter().zip(paths) {
+        if let Some(i) = agents.iter().position(|b| b == a) {
+            ordered[i] = path;
+        }
+    }
+    ordered
+}
+
 fn var(layer: &Layer, cell: u32) -> Option<i32> {
     layer
         .binary_search_by_key(&cell, |&(v, _)| v)
@@ -1462,15 +1477,7 @@ impl Sessions {
             return Avoiding::Unsettled;
         };
         match session.plan_avoiding(instance, delta, others, AVOID_CONFLICTS) {
-            Avoiding::Plan(paths) => {
-                let mut ordered = vec![Vec::new(); agents.len()];
-                for (a, path) in session.agents().iter().zip(paths) {
-                    if let Some(i) = agents.iter().position(|b| b == a) {
-                        ordered[i] = path;
-                    }
-                }
-                Avoiding::Plan(ordered)
-            }
+            Avoiding::Plan(paths) => Avoiding::Plan(in_order_of(agents, session.agents(), paths)),
             other => other,
         }
     }
@@ -1586,16 +1593,8 @@ impl Sessions {
             session.decide(instance, delta)
         };
         let decision = match decision {
-            Decision::Plan(paths) => {
-                // The session's order to the caller's.
-                let mut ordered = vec![Vec::new(); agents.len()];
-                for (a, path) in session.agents().iter().zip(paths) {
-                    if let Some(i) = agents.iter().position(|b| b == a) {
-                        ordered[i] = path;
-                    }
-                }
-                Decision::Plan(ordered)
-            }
+            // The session's order to the caller's.
+            Decision::Plan(paths) => Decision::Plan(in_order_of(agents, session.agents(), paths)),
             other => other,
         };
         self.log = session.log();
