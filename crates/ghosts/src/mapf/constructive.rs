@@ -507,6 +507,11 @@ impl<'i, 'a> Planner<'i, 'a> {
         self.paths[a] = path;
     }
 
+    /// Agent `a`'s path (empty: not planned).
+    pub(crate) fn path_of(&self, a: usize) -> &[u32] {
+        &self.paths[a]
+    }
+
     /// Forgets agent `a`'s path, and returns it (empty: it had none).
     pub(crate) fn release(&mut self, a: usize) -> Vec<u32> {
         let path = std::mem::take(&mut self.paths[a]);

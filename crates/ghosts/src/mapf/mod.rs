@@ -899,14 +899,20 @@ fn soc_driven(
     let first = driver.soc_plan(first, SocPhase::BeforeProof);
     // The neighbourhood search beside the proof, on a core of its own, with its memory
     // taken off the proof's: with a time limit, two threads and a plan whose search fits.
-    let beside_need = first
-        .as_ref()
-        .map(|paths| beside_bytes(grid, starts.len(), paths))
-        .filter(|&bytes| {
-            matches!(driver.stopwatch, Stopwatch::Wall(Some(_)))
-                && driver.threads.get() >= 2
-                && bytes <= limits.budget_mib.saturating_mul(MIB) / SOC_BESIDE_MOST
-        });
+    // Its exact steps only when their SAT session fits as well (`lns::Lns::exact_step`).
+    let beside_need = first.as_ref().and_then(|paths| {
+        let most = limits.budget_mib.saturating_mul(MIB) / SOC_BESIDE_MOST;
+        let bytes = beside_bytes(grid, starts.len(), paths);
+        let with_exact = bytes.saturating_add(lns::EXACT_VARIABLES * sat::BYTES_PER_VARIABLE);
+        let runs = matches!(driver.stopwatch, Stopwatch::Wall(Some(_)))
+            && driver.threads.get() >= 2
+            && bytes <= most;
+        runs.then_some(if with_exact <= most {
+            (with_exact, true)
+        } else {
+            (bytes, false)
+        })
+    });
     if let Stopwatch::Wall(Some(limit)) = driver.stopwatch {
         // With the search beside, the plan improves all along: the proof keeps nearly
         // the whole limit.
@@ -919,19 +925,25 @@ fn soc_driven(
     let deadline = driver.deadline();
     let whole_from = driver.share_of_proof(SOC_WHOLE_FROM);
     let whole_late_from = driver.share_of_proof(SOC_WHOLE_LATE_FROM);
-    let beside_plan = first.as_ref().zip(beside_need).and_then(|(paths, bytes)| {
+    let beside_plan = first.as_ref().zip(beside_need).and_then(|(paths, need)| {
         let until = deadline.0?;
-        Some((paths.clone(), until, bytes))
+        Some((paths.clone(), until, need))
     });
     let proof_mib = limits
         .budget_mib
-        .saturating_sub(beside_plan.as_ref().map_or(0, |b| b.2.div_ceil(MIB)));
+        .saturating_sub(beside_plan.as_ref().map_or(0, |b| b.2.0.div_ceil(MIB)));
     let beside = soc::Beside::default();
     let done = std::sync::atomic::AtomicBool::new(false);
     let (found, beside_found) = std::thread::scope(|scope| {
-        let helper = beside_plan.map(|(paths, until, _)| {
+        let helper = beside_plan.map(|(paths, until, (_, exact))| {
             let (beside, done) = (&beside, &done);
-            scope.spawn(move || lns_beside(grid, starts, goals, paths, until, beside, done))
+            let within = BesideWithin {
+                until,
+                exact,
+                beside,
+                done,
+            };
+            scope.spawn(move || lns_beside(grid, starts, goals, paths, within))
         });
         let mut stop = || driver.passed();
         let within = soc::Within {
@@ -1007,7 +1019,8 @@ const SOC_BESIDE_SEED: u64 = 23;
 /// Bytes the neighbourhood search beside the proof takes at most for `agents` agents on
 /// `grid` from the plan `paths`: its own distance tables (4 bytes a cell and agent) and
 /// its paths and reservations at its horizon ([`PUSH_AND_SWAP_BYTES`] less the move's 12,
-/// per agent and step, twice for the scratch of a step).
+/// per agent and step, twice for the scratch of a step). An exact step's SAT session
+/// ([`lns::Lns::exact_step`], at most [`lns::EXACT_VARIABLES`] variables) comes on top.
 fn beside_bytes(grid: &Grid, agents: usize, paths: &[Vec<u32>]) -> u64 {
     let cells = grid.cell_count() as u64;
     let longest = paths.iter().map(Vec::len).max().unwrap_or(0) as u64;
@@ -1017,28 +1030,53 @@ fn beside_bytes(grid: &Grid, agents: usize, paths: &[Vec<u32>]) -> u64 {
         .saturating_add(steps.saturating_mul(2 * (PUSH_AND_SWAP_BYTES - 12)))
 }
 
+/// Where the neighbourhood search beside the proof stops, and what it may do.
+struct BesideWithin<'a> {
+    /// The instant it stops at the latest.
+    until: Instant,
+    /// Whether it takes exact steps ([`lns::Lns::exact_step`]): their session fits.
+    exact: bool,
+    /// The proof's bound, read before every step, and each better plan's cost, told.
+    beside: &'a soc::Beside,
+    /// Set when the proof is over.
+    done: &'a std::sync::atomic::AtomicBool,
+}
+
 /// The neighbourhood search beside the proof: from `paths` (a legal plan), steps of
-/// [`lns`] until `done`, the instant `until`, or its plan costs no more than the proof's
-/// bound in `beside` (each better plan's cost told there). Its plan, when it found a
-/// better one.
+/// [`lns`] (exact ones too when `within.exact`, [`lns::ExactShare`]) until the proof is
+/// done, the instant `within.until`, or its plan costs no more than the proof's bound.
+/// Its plan, when it found a better one.
 fn lns_beside(
     grid: &Grid,
     starts: &[CellId],
     goals: &[CellId],
     paths: Vec<Vec<u32>>,
-    until: Instant,
-    beside: &soc::Beside,
-    done: &std::sync::atomic::AtomicBool,
+    within: BesideWithin<'_>,
 ) -> Option<Vec<Vec<u32>>> {
     use std::sync::atomic::Ordering::Relaxed;
+    let BesideWithin {
+        until,
+        exact,
+        beside,
+        done,
+    } = within;
     let instance = Instance::new(grid, starts, goals);
     let over = || done.load(Relaxed) || Instant::now() >= until;
     let mut search = lns::Lns::from_paths(&instance, paths, 0, SOC_BESIDE_SEED, &mut || over())?;
     search.give_up_at(Some(until));
     let first = search.cost();
     let floor = search.lower_bound();
+    let mut share = lns::ExactShare::new(exact);
     while !over() && search.cost() > beside.bound.load(Relaxed).max(floor) {
-        if search.step() {
+        let exact = share.exact_next();
+        let started = Instant::now();
+        let improved = if exact {
+            search.exact_step()
+        } else {
+            search.step()
+        };
+        share.record(exact, started.elapsed(), improved);
+        if improved {
             beside.found.store(search.cost(), Relaxed);
         }
     }
