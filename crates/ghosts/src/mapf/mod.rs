@@ -885,7 +885,10 @@ fn soc_driven(
         let options = Options::new(grid);
         let dist = DistTable::known(grid, instance.all_distances());
         let mut search = lacam::Search::new(grid, &options, starts, goals, dist, FIRST_PLAN_SEED);
-        let first_plans = driver.first_plans(&mut search, lower_bound);
+        let mut first_plans = driver.first_plans(&mut search, lower_bound);
+        if matches!(first_plans, FirstPlans::None) {
+            first_plans = driver.first_plan_resumed(&mut search, lower_bound);
+        }
         drop(search);
         drop(instance);
         match first_plans {
@@ -1345,6 +1348,15 @@ const SOC_PLAN_SHARE: f64 = 0.1;
 /// As [`SOC_PLAN_SHARE`] when LaCAM* gave no plan: prioritized planning may take this
 /// share to find one.
 const SOC_PLAN_SHARE_WITHOUT_PLAN: f64 = 0.5;
+
+/// The share of the time limit by which LaCAM*, resumed when its first second gave the
+/// sum of costs no plan, stops looking for one ([`Driver::first_plan_resumed`]); then
+/// prioritized planning has its turn ([`SOC_PLAN_SHARE_WITHOUT_PLAN`]).
+const SOC_FIRST_PLAN_SHARE: f64 = 0.25;
+
+/// With [`Stopwatch::Counted`], LaCAM* resumed for the sum of costs' first plan
+/// ([`Driver::first_plan_resumed`]) expands this many times its first expansions at most.
+const SOC_FIRST_PLAN_COUNTED_FACTOR: u64 = 1 << 16;
 
 /// Priority orders the sum of costs' first plan by prioritized planning tries ([`lns`]):
 /// a bound, since an instance with no plan at all fails every one.
@@ -1899,6 +1911,60 @@ impl<'a, 't> Driver<'a, 't> {
             enough: lower_bound,
         };
         let outcome = search.run(&mut budget);
+        self.first_plans_of(outcome, lower_bound, clock)
+    }
+
+    /// Step, for the sum of costs when [`Driver::first_plans`] found nothing: LaCAM*
+    /// (`search`) goes on until its first plan, at most until
+    /// [`SOC_FIRST_PLAN_SHARE`] of the time limit (with [`Stopwatch::Counted`], for
+    /// [`SOC_FIRST_PLAN_COUNTED_FACTOR`] times its first expansions).
+    ///
+    /// Why: the makespan's methods resume LaCAM* after the proof when nothing else
+    /// planned, the sum of costs' did not, so an instance where LaCAM* needs a little
+    /// more than its first second got no plan at all: maze-128-128-1 even-1 with 500
+    /// agents, `unknown` at 30 s (LaCAM* stopped at 1.0 s, prioritized planning failed in
+    /// every order, and so did the proof), where LaCAM* plans in 1.2 s.
+    fn first_plan_resumed(
+        &mut self,
+        search: &mut lacam::Search<'_>,
+        lower_bound: u32,
+    ) -> FirstPlans {
+        let clock = Instant::now();
+        let (until, most_nodes) = match self.stopwatch {
+            Stopwatch::Wall(Some(limit)) => (
+                Some(self.started + limit.mul_f64(SOC_FIRST_PLAN_SHARE)),
+                u64::MAX,
+            ),
+            Stopwatch::Wall(None) => return FirstPlans::None,
+            Stopwatch::Counted {
+                first_plan_nodes, ..
+            } => (
+                None,
+                first_plan_nodes.saturating_mul(SOC_FIRST_PLAN_COUNTED_FACTOR),
+            ),
+        };
+        let mut nodes = 0u64;
+        let mut budget = lacam::Budget {
+            memory_bytes: self.limits.budget_mib.saturating_mul(MIB) / FIRST_PLAN_MEMORY_SHARE,
+            stop: &mut |progress: lacam::Progress| {
+                nodes += 1;
+                progress.best.is_some()
+                    || nodes > most_nodes
+                    || until.is_some_and(|until| Instant::now() > until)
+            },
+            enough: lower_bound,
+        };
+        let outcome = search.run(&mut budget);
+        self.first_plans_of(outcome, lower_bound, clock)
+    }
+
+    /// What LaCAM*'s run `outcome`, begun at `clock`, gave (traced).
+    fn first_plans_of(
+        &mut self,
+        outcome: lacam::Outcome,
+        lower_bound: u32,
+        clock: Instant,
+    ) -> FirstPlans {
         let exhausted = outcome.end == lacam::End::Exhausted;
         (self.trace)(&Event::FirstPlan {
             steps: outcome.makespan(),
