@@ -189,6 +189,48 @@ fn the_sum_of_costs_gets_a_plan_when_lacam_needs_more_than_its_first_nodes() {
 }
 
 #[test]
+fn the_sum_of_costs_falls_back_on_push_and_swap_when_nothing_else_planned() {
+    // No LaCAM* nodes, no planning steps, the proof stopped at its first check: the plan,
+    // if any, is Push and Swap's, and there is one wherever Push and Swap plans.
+    let mut rng = SplitMix64::new(17_175);
+    let stopwatch = Stopwatch::Counted {
+        first_plan_nodes: 0,
+        checks: 0,
+    };
+    let mut tally = Tally::default();
+    let mut pushed = 0;
+    for (agents, &count) in PER_AGENTS.iter().enumerate() {
+        let mut done = 0;
+        while done < count / 2 {
+            let Some(dataset) = tiny_instance(&mut rng, agents) else {
+                continue;
+            };
+            let (grid, starts, homes) = (dataset.grid(), dataset.starts(), dataset.homes());
+            let soc = reference_soc(grid, starts, homes);
+            let instance = mapf::Instance::new(grid, starts, homes);
+            let order = mapf::push_swap::default_order(&instance);
+            let mut budget = mapf::push_swap::Budget {
+                moves: 1 << 20,
+                stop: &mut || false,
+            };
+            let planned = mapf::push_swap::plan(&instance, &order, &mut budget, &mut 0).is_ok();
+            let before = tally.nothing;
+            check(&dataset, Objective::SumOfCosts, stopwatch, soc, &mut tally);
+            if planned && soc.is_some() {
+                assert_eq!(
+                    tally.nothing, before,
+                    "no plan where Push and Swap has one\n{dataset:?}"
+                );
+                pushed += 1;
+            }
+            done += 1;
+        }
+    }
+    eprintln!("{tally:?}, {pushed} planned by Push and Swap");
+    assert!(pushed > 100, "{pushed}");
+}
+
+#[test]
 fn a_generous_time_limit_proves_the_optimum_through_the_front_door() {
     let mut rng = SplitMix64::new(17_173);
     for (agents, &count) in PER_AGENTS.iter().enumerate() {
