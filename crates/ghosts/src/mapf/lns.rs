@@ -375,11 +375,7 @@ impl<'i, 'a> Lns<'i, 'a> {
         let choice = self.weights.draw(&mut self.noise);
         let mut neighbourhood = self.neighbourhood_of(CHOICES[choice], EXACT_NEIGHBOURHOOD);
         neighbourhood.sort_unstable();
-        let extra: u32 = neighbourhood
-            .iter()
-            .map(|&a| self.costs[a] - self.distances[a])
-            .sum();
-        let mut extra = extra;
+        let mut extra = self.extra_of(&neighbourhood);
         let (neighbourhood, paths) = loop {
             let Some(budget) = extra.checked_sub(1) else {
                 return false;
@@ -410,10 +406,7 @@ impl<'i, 'a> Lns<'i, 'a> {
                 {
                     neighbourhood.extend(core.iter().map(|&i| others[i]));
                     neighbourhood.sort_unstable();
-                    extra = neighbourhood
-                        .iter()
-                        .map(|&a| self.costs[a] - self.distances[a])
-                        .sum();
+                    extra = self.extra_of(&neighbourhood);
                 }
                 _ => return false,
             }
@@ -435,6 +428,14 @@ impl<'i, 'a> Lns<'i, 'a> {
             self.costs[a] = c;
         }
         true
+    }
+
+    /// The steps `agents` take in all beyond their distances home.
+    fn extra_of(&self, agents: &[usize]) -> u32 {
+        agents
+            .iter()
+            .map(|&a| self.costs[a] - self.distances[a])
+            .sum()
     }
 
     /// The makespan of the plan: the latest cost.

@@ -900,17 +900,8 @@ fn soc_driven(
         }
     }
     let first = driver.soc_plan(first, SocPhase::BeforeProof);
-    // The last resort, as for the makespan: Push and Swap, whose plan is long but legal,
-    // and too long for the neighbourhood search to take in the time left (reserving a
-    // plan of 84 897 steps for 1000 agents took 16 s).
-    let (first, last_resort_cost) = match first {
-        Some(paths) => (Some(paths), None),
-        None => {
-            let paths = driver.soc_last_resort();
-            let cost = paths.as_ref().map(|paths| soc::sum_of_costs(paths, goals));
-            (paths, cost)
-        }
-    };
+    // The last resort, as for the makespan: Push and Swap, whose plan is long but legal.
+    let first = first.or_else(|| driver.soc_last_resort());
     // The neighbourhood search beside the proof, on a core of its own, with its memory
     // taken off the proof's: with a time limit, two threads and a plan whose search fits.
     // Its exact steps only when their SAT session fits as well (`lns::Lns::exact_step`).
@@ -991,7 +982,7 @@ fn soc_driven(
     }
     driver.proof_end = None;
     let found = found.map(|(mut plan, bound)| {
-        if bound < plan.cost && last_resort_cost != Some(plan.cost) {
+        if bound < plan.cost {
             let paths = std::mem::take(&mut plan.paths);
             plan.paths = driver
                 .soc_plan(Some(paths), SocPhase::AfterProof)
@@ -1349,7 +1340,13 @@ const LNS_MOST_PAIRS: u64 = 20_000_000;
 
 /// Whether the neighbourhood search takes `plan` over (see [`LNS_MOST_PAIRS`]).
 fn fits_lns(plan: &[Vec<CellId>], agents: usize) -> bool {
-    (plan.len() as u64).saturating_mul(agents as u64) <= LNS_MOST_PAIRS
+    steps_fit_lns(plan.len(), agents)
+}
+
+/// Whether the neighbourhood search takes a plan of `steps` steps for `agents` agents
+/// over (see [`LNS_MOST_PAIRS`]).
+fn steps_fit_lns(steps: usize, agents: usize) -> bool {
+    (steps as u64).saturating_mul(agents as u64) <= LNS_MOST_PAIRS
 }
 
 /// The share of the time limit, from the start, within which the sum of costs' first
@@ -1839,6 +1836,15 @@ impl<'a, 't> Driver<'a, 't> {
             asked += 1;
             asked > steps_allowed || started.elapsed() > share
         };
+        // A plan too long to take over (Push and Swap's) stays as it is, as for the
+        // makespan: reserving one of 84 897 steps for 1000 agents took 16 s, past the limit.
+        let longest = first
+            .as_ref()
+            .and_then(|paths| paths.iter().map(Vec::len).max())
+            .unwrap_or(0);
+        if !steps_fit_lns(longest, starts.len()) {
+            return first;
+        }
         let mut from_first = first.and_then(|paths| {
             lns::Lns::from_paths(&instance, paths, horizon, SOC_PLAN_SEED, &mut || false)
         });
