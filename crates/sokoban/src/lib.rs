@@ -22,9 +22,10 @@
 //! The modules form a ladder, each using only those above it:
 //! 1. `parse`: the XSB reader and [`Level`] (format);
 //! 2. `solution`: [`Options`], [`Solution`], [`SolveError`] (what a solve asks and answers);
-//! 3. `board`, `matching`, `groups`, `pattern`, `corral`: what the walls alone decide
-//!    (push distances, dead squares, freeze tests), the matching bound, the deadlocks of
-//!    two and three boxes, the pattern database of pairs, PI-corrals;
+//! 3. `frozen`, `board`, `matching`, `groups`, `pattern`, `corral`: the boxes frozen
+//!    from the start (walls for the rest), what the walls alone decide (push distances,
+//!    dead squares, freeze tests), the matching bound, the deadlocks of two and three
+//!    boxes, the pattern database of pairs, PI-corrals;
 //! 4. `search`: the exact A* (its queue, layout table, walker, expansion and driver, each
 //!    in its own module);
 //! 5. `verify`, `show`, `svg`: the replay checker and the drawings;
@@ -43,6 +44,7 @@
 mod board;
 mod corral;
 mod finder;
+mod frozen;
 #[cfg(feature = "generate")]
 #[doc(hidden)]
 pub mod generate;
@@ -93,7 +95,13 @@ pub use verify::{Counts, VerifyError, verify};
 /// Exponential in the number of boxes in the worst case (the problem is PSPACE-complete);
 /// see the search's design notes in `docs/sokoban.md`.
 pub fn solve(level: &Level, options: &Options) -> Result<Option<Solution>, SolveError> {
-    finder::anytime::solve(level, options)
+    // Boxes frozen from the start never move in any solution: walls for every table.
+    match frozen::walled(level) {
+        frozen::Frozen::Nothing => finder::anytime::solve(level, options),
+        frozen::Frozen::OffGoal if options.interrupted() => Err(SolveError::Interrupted),
+        frozen::Frozen::OffGoal => Ok(None),
+        frozen::Frozen::Walled(inner) => finder::anytime::solve(&inner, options),
+    }
 }
 
 /// The search's internals, for the workspace's own tests and measurements only (feature
@@ -102,6 +110,7 @@ pub fn solve(level: &Level, options: &Options) -> Result<Option<Solution>, Solve
 #[doc(hidden)]
 pub mod internals {
     pub use crate::finder::{Direction, Guide, Halt, Options as FinderOptions, find};
+    pub use crate::frozen::{Frozen, frozen_boxes, walled};
     pub use crate::groups::GroupDeadlocks;
     pub use crate::search::{
         BallPlan, Pruning, PushProof, PushStats, Stats, fewest_pushes, pushes_bounds,

@@ -525,7 +525,11 @@ impl Level {
     }
 
     /// Validates rows of level bytes, at most [`MAX_SIDE`] of at most [`MAX_SIDE`] bytes.
-    fn from_rows(number: usize, title: String, rows: &[Vec<u8>]) -> Result<Self, LevelError> {
+    pub(crate) fn from_rows(
+        number: usize,
+        title: String,
+        rows: &[Vec<u8>],
+    ) -> Result<Self, LevelError> {
         let height = rows.len();
         let width = rows.iter().map(Vec::len).max().unwrap_or(0);
         let byte = |r: usize, c: usize| rows[r].get(c).copied().unwrap_or(b' ');

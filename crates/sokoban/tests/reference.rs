@@ -13,8 +13,8 @@ use std::collections::{BinaryHeap, HashMap};
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Dir};
 use sokoban::internals::{
-    BallPlan, GroupDeadlocks, Pruning, PushProof, Stats, fewest_pushes, pushes_bounds,
-    solve_counting, solve_counting_by, solve_counting_planned,
+    BallPlan, Frozen, GroupDeadlocks, Pruning, PushProof, Stats, fewest_pushes, pushes_bounds,
+    solve_counting, solve_counting_by, solve_counting_planned, walled,
 };
 use sokoban::{Bounds, Collection, Level, Metric, Options, generate, verify};
 
@@ -304,6 +304,96 @@ fn equals_the_exhaustive_reference_on_random_levels() {
             "{boxes} boxes: {solved:?} of {total:?}"
         );
     }
+}
+
+/// `text` with boxes set on some of its empty squares that are frozen from the start:
+/// squares between walls on both axes (a corner or a dead end) and, where the room has
+/// an empty 2 x 2 square, a block of four; each on a goal, or (one level in eight) one off
+/// a goal with a free goal added, which makes the level unsolvable.
+fn with_frozen_boxes(rng: &mut SplitMix64, text: &str) -> String {
+    let mut rows: Vec<Vec<u8>> = text.lines().map(|l| l.as_bytes().to_vec()).collect();
+    let at = |rows: &[Vec<u8>], r: usize, c: usize| rows.get(r).and_then(|row| row.get(c).copied());
+    let wall = |rows: &[Vec<u8>], r: usize, c: usize| at(rows, r, c).is_none_or(|b| b == b'#');
+    let (height, width) = (rows.len(), rows.iter().map(Vec::len).max().unwrap_or(0));
+    let mut empty = Vec::new();
+    for r in 1..height.saturating_sub(1) {
+        for c in 1..width.saturating_sub(1) {
+            if at(&rows, r, c) == Some(b' ') {
+                empty.push((r, c));
+            }
+        }
+    }
+    let mut set = Vec::new();
+    // A block of four, where one fits.
+    let blocks: Vec<_> = empty
+        .iter()
+        .filter(|&&(r, c)| {
+            [(r, c + 1), (r + 1, c), (r + 1, c + 1)]
+                .iter()
+                .all(|&(r, c)| at(&rows, r, c) == Some(b' '))
+        })
+        .copied()
+        .collect();
+    if !blocks.is_empty() && rng.below(2) == 0 {
+        let (r, c) = blocks[rng.below(blocks.len())];
+        set.extend([(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]);
+    }
+    for &(r, c) in &empty {
+        let across = wall(&rows, r, c - 1) || wall(&rows, r, c + 1);
+        let along = wall(&rows, r - 1, c) || wall(&rows, r + 1, c);
+        if across && along && !set.contains(&(r, c)) && rng.below(2) == 0 {
+            set.push((r, c));
+        }
+    }
+    let off_goal = !set.is_empty() && rng.below(8) == 0;
+    for (i, &(r, c)) in set.iter().enumerate() {
+        rows[r][c] = if off_goal && i == 0 { b'$' } else { b'*' };
+    }
+    if off_goal {
+        // The goal the box off its goal would need, on any other empty square.
+        if let Some(&(r, c)) = empty.iter().find(|&&(r, c)| rows[r][c] == b' ') {
+            rows[r][c] = b'.';
+        }
+    }
+    rows.iter()
+        .map(|r| String::from_utf8_lossy(r).into_owned() + "\n")
+        .collect()
+}
+
+/// Boxes frozen from the start are walls for the front door ([`sokoban::solve`]): on
+/// random rooms with boxes on goals in corners, dead ends and blocks of four, and a few
+/// with one off its goal, its answers equal the exhaustive reference's on the level as
+/// it is, both metrics, every solution replayed on the original level.
+#[test]
+fn frozen_boxes_as_walls_keep_both_optima() {
+    let mut rng = SplitMix64::new(1441);
+    let (mut as_walls, mut off_goal, mut solved, mut total) = (0, 0, 0, 0);
+    for round in 0..1500 {
+        let text = generate::random_level(&mut rng, 1 + round % 3, 6, [0, 10, 20][round % 3]);
+        let text = with_frozen_boxes(&mut rng, &text);
+        let Ok(level) = text.parse::<Level>() else {
+            continue;
+        };
+        match walled(&level) {
+            Frozen::Walled(_) => as_walls += 1,
+            Frozen::OffGoal => off_goal += 1,
+            Frozen::Nothing => {}
+        }
+        for metric in [Metric::Pushes, Metric::Moves] {
+            let options = Options {
+                metric,
+                ..Options::default()
+            };
+            let got = replayed(&level, sokoban::solve(&level, &options));
+            assert_eq!(got, reference(&level, metric), "{metric:?}\n{text}");
+            solved += usize::from(got.is_some());
+            total += 1;
+        }
+    }
+    println!("{as_walls} walled, {off_goal} frozen off a goal, {solved} of {total} solved");
+    assert!(as_walls > 500, "{as_walls}");
+    assert!(off_goal > 50, "{off_goal}");
+    assert!(solved > 1000, "{solved} of {total}");
 }
 
 /// `--metric moves` on rooms of up to 7 x 7 with 3 boxes, where the player walks between
