@@ -12,7 +12,9 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-use sokoban::internals::{BallPlan, Pruning, PushProof, fewest_pushes, solve_counting_planned};
+use sokoban::internals::{
+    BallPlan, Frozen, Pruning, PushProof, fewest_pushes, solve_counting_planned, walled,
+};
 use sokoban::{Bounds, Collection, Metric, Options};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -89,6 +91,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if level.number() < first || level.number() > last {
             continue;
         }
+        // As the binary: the boxes frozen from the start are walls (`SOKOBAN_FROZEN=keep`
+        // keeps them boxes).
+        let level = match walled(&level) {
+            Frozen::Walled(inner) if std::env::var("SOKOBAN_FROZEN").as_deref() != Ok("keep") => {
+                inner
+            }
+            _ => level,
+        };
         let started = Instant::now();
         if proof == "first" {
             let (answer, stats) = fewest_pushes(&level, &options, Pruning::PiCorrals);
@@ -103,6 +113,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let by = match proof.as_str() {
             "one" => PushProof::OneSearch,
             "paths" => PushProof::OnPaths,
+            // `within:S`: the first phase on S seconds, as the binary with a time limit.
+            within if within.starts_with("within:") => {
+                PushProof::FirstWithin(Duration::from_secs_f64(within[7..].parse()?))
+            }
             _ => PushProof::Ceiling,
         };
         let (answer, stats) = solve_counting_planned(&level, &options, by, plan);

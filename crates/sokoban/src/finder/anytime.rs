@@ -18,6 +18,7 @@
 //! # Complexity
 //! That of the two searches, within `--time-limit` and `--memory-mib`.
 
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use grid_core::limits::MIB;
@@ -69,7 +70,7 @@ pub(crate) fn solve(level: &Level, options: &Options) -> Result<Option<Solution>
         (limit, _) => limit,
     };
     let left = time_limit.map(|t| t.saturating_sub(started.elapsed()));
-    let (limit, bound) = match exact(level, options, left, found.as_deref()) {
+    let (limit, bound) = match exact(level, options, left, found.as_deref(), None) {
         Exact::Settled(answer) => return Ok(answer),
         Exact::Stopped { limit, bound } => (limit, bound),
     };
@@ -118,6 +119,8 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
         interrupt: Some(Interrupt::follower(options.interrupt.as_ref())),
         ..options.clone()
     };
+    // The fewest pushes once proven beside, for the exact search's ceiling.
+    let fewest = AtomicU32::new(u32::MAX);
     let (found, beside, exact) = std::thread::scope(|scope| {
         let finder = scope.spawn(|| {
             let found = match portfolio(level, &finder_options, started) {
@@ -139,9 +142,18 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
                 ),
                 _ => Beside::default(),
             };
+            if let Some((pushes, _)) = beside.fewest {
+                fewest.store(pushes, Ordering::Relaxed);
+            }
             (found, beside)
         });
-        let exact = exact(level, &exact_options, options.time_limit, None);
+        let exact = exact(
+            level,
+            &exact_options,
+            options.time_limit,
+            None,
+            Some(&fewest),
+        );
         if let Exact::Settled(_) = exact {
             finder_options.stop();
         }
@@ -255,22 +267,36 @@ enum Exact {
 }
 
 /// The exact search on `level` within `time_limit` (from now), the finder's solution
-/// `found` beside it: see [`Exact`].
+/// `found` beside it, the fewest pushes proven beside it taken as its ceiling when they
+/// come (`fewest_beside`, [`pushes_beside`]): see [`Exact`].
 fn exact(
     level: &Level,
     options: &Options,
     time_limit: Option<Duration>,
     found: Option<&str>,
+    fewest_beside: Option<&AtomicU32>,
 ) -> Exact {
     let exact = Options {
         time_limit,
         ..options.clone()
     };
     let proof = match (options.metric, time_limit) {
-        (Metric::Pushes, Some(left)) => PushProof::FirstWithin(left.mul_f64(FIRST_PHASE_SHARE)),
+        (Metric::Pushes, Some(left)) => {
+            let share = match fewest_beside {
+                Some(_) => FIRST_PHASE_SHARE_BESIDE,
+                None => FIRST_PHASE_SHARE,
+            };
+            PushProof::FirstWithin(left.mul_f64(share))
+        }
         _ => PushProof::OneSearch,
     };
-    let (answer, stats) = crate::search::solve_counting_by(level, &exact, proof);
+    let (answer, stats) = crate::search::solve_counting_beside(
+        level,
+        &exact,
+        proof,
+        crate::search::BallPlan::default(),
+        fewest_beside,
+    );
     match answer {
         Ok(Some(solution)) if !solution.is_proven() => Exact::Settled(Some(match found {
             Some(lurd) if fewer(lurd, &solution) => {
@@ -298,7 +324,7 @@ fn again(level: &Level, options: &Options, started: Instant, lurd: String, bound
     if options.interrupted() || left.is_some_and(|t| t < AGAIN_AT_LEAST) {
         return Solution::unproven(lurd, bound);
     }
-    match exact(level, options, left, Some(&lurd)) {
+    match exact(level, options, left, Some(&lurd), None) {
         Exact::Settled(Some(solution)) => solution,
         // Not reached: the finder's solution replays, so the level is solvable.
         Exact::Settled(None) => Solution::unproven(lurd, bound),
@@ -318,6 +344,17 @@ const AGAIN_AT_LEAST: Duration = Duration::from_millis(500);
 /// in 10 s but 38 (3.6 s); on Microban 139 it costs as much as the whole exact search
 /// (5.9 s), and its share is what such a level loses.
 const FIRST_PHASE_SHARE: f64 = 0.15;
+
+/// [`FIRST_PHASE_SHARE`] on two threads ([`side_by_side`]), where the fewest pushes
+/// alone also runs on the finder's thread once it has found ([`pushes_beside`]) and
+/// hands what it proves to the exact search as its ceiling: the exact search's own first
+/// phase is then there for the levels where it is cheap (XSokoban 1, 17, 38: 0.06 to
+/// 0.15 s, after which the ceiling halves the exact search's time), and the others lose
+/// less of the exact search's time to it (wall s, two runs each, with the ceiling from
+/// beside: Microban 144 by pushes at `--time-limit 10` 9.5 and 9.4 instead of 10.0 and
+/// 9.9, 93 7.9 and 7.9 instead of 8.3 and 8.3; Microban II 120 at 30 s 8.5 and 8.0
+/// instead of 9.9 and 9.9).
+const FIRST_PHASE_SHARE_BESIDE: f64 = 0.02;
 
 /// Whether the solution `lurd` has as few pushes as `than` and fewer moves.
 fn fewer(lurd: &str, than: &Solution) -> bool {
@@ -793,6 +830,90 @@ mod tests {
             }
         }
         assert!(proven > 60, "{proven}");
+    }
+
+    /// The exact search that takes the fewest pushes proven beside it as its ceiling
+    /// midway (read every 256 expansions; here set from the start, so taken at the first
+    /// look) proves the same optimum on both keys as without, on the Microban levels of
+    /// `microban-fast.in` whose search is long enough for the look to come before the
+    /// end; a ceiling one push too low loses it; by moves, no ceiling is taken.
+    #[test]
+    fn the_ceiling_from_beside_keeps_both_optima() {
+        use std::sync::atomic::AtomicU32;
+
+        use crate::search::{BallPlan, PushProof, solve_counting_beside};
+
+        let text = include_str!("../../../../testdata/sokoban/microban-fast.in");
+        let levels: Vec<_> = Collection::new(text.as_bytes(), crate::DEFAULT_MAX_CELLS)
+            .filter_map(Result::ok)
+            .collect();
+        let (mut taken, mut lost) = (0, 0);
+        for level in &levels {
+            let alone = solve_counting_beside(
+                level,
+                &Options::default(),
+                PushProof::OneSearch,
+                BallPlan::default(),
+                None,
+            );
+            let Ok(Some(optimum)) = alone.0 else {
+                continue;
+            };
+            let fewest = AtomicU32::new(optimum.pushes());
+            let (answer, stats) = solve_counting_beside(
+                level,
+                &Options::default(),
+                PushProof::OneSearch,
+                BallPlan::default(),
+                Some(&fewest),
+            );
+            let answer = answer.unwrap().unwrap();
+            println!(
+                "{} {} {}",
+                level.number(),
+                alone.1.expansions,
+                stats.over_ceiling
+            );
+            assert_eq!(
+                (answer.pushes(), answer.moves(), answer.is_proven()),
+                (optimum.pushes(), optimum.moves(), true),
+                "level {}",
+                level.number()
+            );
+            assert_eq!(verify(level, answer.lurd()).unwrap().moves, answer.moves());
+            if stats.over_ceiling > 0 {
+                taken += 1;
+                let too_low = AtomicU32::new(optimum.pushes() - 1);
+                let (wrong, _) = solve_counting_beside(
+                    level,
+                    &Options::default(),
+                    PushProof::OneSearch,
+                    BallPlan::default(),
+                    Some(&too_low),
+                );
+                lost += usize::from(
+                    wrong.ok().flatten().map(|s| (s.pushes(), s.moves()))
+                        != Some((optimum.pushes(), optimum.moves())),
+                );
+                let moves = Options {
+                    metric: Metric::Moves,
+                    ..Options::default()
+                };
+                let by_moves = |beside| {
+                    let (answer, _) = solve_counting_beside(
+                        level,
+                        &moves,
+                        PushProof::OneSearch,
+                        BallPlan::default(),
+                        beside,
+                    );
+                    answer.unwrap().map(|s| (s.pushes(), s.moves()))
+                };
+                assert_eq!(by_moves(Some(&too_low)), by_moves(None));
+            }
+        }
+        assert!(taken >= 8, "{taken}");
+        assert_eq!(lost, taken, "a ceiling too low must lose the optimum");
     }
 
     /// When the exact search stopped, the answer is the solution with the fewest pushes

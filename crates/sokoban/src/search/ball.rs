@@ -77,6 +77,11 @@ impl Default for BallPlan {
     }
 }
 
+/// How many states of a layer's edge a growing ball takes between two looks at its stop
+/// (the clock and the interrupt): a layer of millions of states took 2 s past a 10 s
+/// limit on Microban 153 without them.
+const STOP_EVERY: usize = 1024;
+
 /// What one layer of a [`Ball`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Layer {
@@ -119,6 +124,13 @@ pub(super) struct Ball {
     /// The states with `radius` moves left, from which the next layer is built; empty
     /// when the ball grows no more.
     edge: Vec<(u32, u16)>,
+    /// Where a growth stopped by its `stop` left off: the next state of `edge` to grow
+    /// from, and the part of the next layer already found (its states exact), taken up
+    /// by the next growth.
+    resume: (usize, Vec<(u32, u16)>),
+    /// How many states of the edge a growth takes between two looks at its stop
+    /// ([`STOP_EVERY`]; fewer in the tests).
+    stop_every: usize,
     /// The states in the ball.
     states: u64,
     /// What it holds, counted against its own limit.
@@ -144,6 +156,8 @@ impl Ball {
             index: Index::new(k, n),
             radius: 0,
             edge: Vec::new(),
+            resume: (0, Vec::new()),
+            stop_every: STOP_EVERY,
             states: 0,
             budget: Budget {
                 bytes: 0,
@@ -174,26 +188,34 @@ impl Ball {
     }
 
     /// Adds whole layers while the ball holds at most `states` states (the layer that
-    /// passes it is the last added), its budget allows and a state is left to grow
-    /// from. A layer that does not fit is kept as far as it was built (its states are
-    /// exact), and the ball grows no more.
-    pub(super) fn grow(&mut self, level: &Level, states: u64) {
+    /// passes it is the last added), its budget allows, a state is left to grow from and
+    /// `stop` (asked every [`STOP_EVERY`] states grown from) says go on. A layer that does
+    /// not fit is kept as far as it was built (its states are exact), and the ball grows
+    /// no more; a layer stopped is kept too, and the next growth goes on with it where it
+    /// stopped (the first phase hands its ball, stopped at its own deadline, to the exact
+    /// search, which grows it further).
+    pub(super) fn grow(&mut self, level: &Level, states: u64, stop: &dyn Fn() -> bool) {
         if self.layer == Layer::Push {
-            self.grow_pushes(level, states);
+            self.grow_pushes(level, states, stop);
             return;
         }
         let grid = level.grid();
         let (n, k) = (self.n, self.k);
         let mut occupied = vec![false; n];
-        let mut next: Vec<(u32, u16)> = Vec::new();
         let mut boxes = vec![0u16; k];
         let mut pulled = vec![0u16; k];
         while !self.edge.is_empty() && self.radius + 1 < u32::from(UNSEEN) && self.states <= states
         {
             let step = (self.radius + 1) as u8;
             let edge = std::mem::take(&mut self.edge);
+            let (from, mut next) = std::mem::take(&mut self.resume);
             let mut full = false;
-            for &(l, p) in &edge {
+            for (i, &(l, p)) in edge.iter().enumerate().skip(from) {
+                if i % self.stop_every == self.stop_every - 1 && i > from && stop() {
+                    self.edge = edge;
+                    self.resume = (i, next);
+                    return;
+                }
                 boxes.copy_from_slice(self.layout(l));
                 for &b in &boxes {
                     occupied[usize::from(b)] = true;
@@ -250,7 +272,7 @@ impl Ball {
                 return;
             }
             self.radius += 1;
-            self.edge = std::mem::take(&mut next);
+            self.edge = next;
         }
     }
 
@@ -282,11 +304,10 @@ impl Ball {
     /// region), every pull from a square of the region (the box beside the player comes
     /// onto the player's square, the player one step back), the child's region marked
     /// when new.
-    fn grow_pushes(&mut self, level: &Level, states: u64) {
+    fn grow_pushes(&mut self, level: &Level, states: u64, stop: &dyn Fn() -> bool) {
         let grid = level.grid();
         let (n, k) = (self.n, self.k);
         let mut occupied = vec![false; n];
-        let mut next: Vec<(u32, u16)> = Vec::new();
         let mut boxes = vec![0u16; k];
         let mut pulled = vec![0u16; k];
         let (mut region, mut child_region) = (Walker::new(n), Walker::new(n));
@@ -294,8 +315,14 @@ impl Ball {
         {
             let step = (self.radius + 1) as u8;
             let edge = std::mem::take(&mut self.edge);
+            let (from, mut next) = std::mem::take(&mut self.resume);
             let mut full = false;
-            for &(l, start) in &edge {
+            for (i, &(l, start)) in edge.iter().enumerate().skip(from) {
+                if i % self.stop_every == self.stop_every - 1 && i > from && stop() {
+                    self.edge = edge;
+                    self.resume = (i, next);
+                    return;
+                }
                 boxes.copy_from_slice(self.layout(l));
                 for &b in &boxes {
                     occupied[usize::from(b)] = true;
@@ -351,7 +378,7 @@ impl Ball {
                 return;
             }
             self.radius += 1;
-            self.edge = std::mem::take(&mut next);
+            self.edge = next;
         }
     }
 
@@ -434,4 +461,60 @@ fn pull(pulled: &mut [u16], boxes: &[u16], from: CellId, onto: CellId) -> bool {
     pulled[i] = onto.index() as u16;
     pulled.sort_unstable();
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grid_core::rng::SplitMix64;
+    use std::cell::Cell;
+
+    /// A ball grown in steps stopped every other look (its layers taken up where they
+    /// stopped) ends as the ball grown in one go: the same layouts, and the same answer
+    /// for every layout and player square, by moves and by pushes.
+    #[test]
+    fn a_growth_stopped_and_taken_up_ends_as_one_in_one_go() {
+        let mut rng = SplitMix64::new(2026);
+        let (mut compared, mut stops) = (0, 0);
+        for round in 0..120 {
+            let text = crate::generate::random_level(&mut rng, 2 + round % 3, 6, 10);
+            let Ok(level) = text.parse::<Level>() else {
+                continue;
+            };
+            for layer in [Layer::Move, Layer::Push] {
+                let Some(mut whole) = Ball::new(&level, layer, 64 << 20) else {
+                    continue;
+                };
+                let mut parts = Ball::new(&level, layer, 64 << 20).unwrap();
+                parts.stop_every = 3;
+                whole.grow(&level, u64::MAX, &|| false);
+                let looks = Cell::new(0u32);
+                let stop = || {
+                    looks.set(looks.get() + 1);
+                    looks.get() % 2 == 0
+                };
+                for _ in 0..100_000 {
+                    if parts.edge.is_empty() && parts.resume.0 == 0 {
+                        break;
+                    }
+                    parts.grow(&level, u64::MAX, &stop);
+                }
+                stops += looks.get() / 2;
+                assert_eq!(parts.radius(), whole.radius(), "{text}");
+                assert_eq!(parts.layouts(), whole.layouts(), "{text}");
+                for l in 0..whole.layouts() as u32 {
+                    let boxes = whole.layout(l).to_vec();
+                    for p in 0..whole.n as u16 {
+                        if boxes.contains(&p) {
+                            continue;
+                        }
+                        assert_eq!(parts.bound(&boxes, p), whole.bound(&boxes, p), "{text}");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared}");
+        assert!(stops > 100, "{stops}");
+    }
 }

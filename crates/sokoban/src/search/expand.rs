@@ -484,7 +484,7 @@ impl<'a> Search<'a> {
     /// phase's when it made one) with `--metric pushes`; at most a third of the budget
     /// left when first built; when its radius grows, the states made so far are raised by
     /// it when taken.
-    pub(super) fn grow_ball(&mut self, expanded: u64) {
+    pub(super) fn grow_ball(&mut self, expanded: u64, stop: &dyn Fn() -> bool) {
         let Some(plan) = self.ball_plan else {
             return;
         };
@@ -505,7 +505,7 @@ impl<'a> Search<'a> {
             return;
         };
         let (bytes, radius) = (ball.budget.bytes, ball.radius());
-        ball.grow(self.level, plan.states_after(expanded, layer));
+        ball.grow(self.level, plan.states_after(expanded, layer), stop);
         self.budget.bytes = (self.budget.bytes + ball.budget.bytes).saturating_sub(bytes);
         if ball.radius() > radius {
             self.ball_from = self.table.info.len() as u32;
@@ -1066,6 +1066,12 @@ impl<'a> Search<'a> {
             cost[0].saturating_add(bound[0]),
             cost[1].saturating_add(bound[1]),
         ]
+    }
+
+    /// Takes `pushes`, proven the fewest by another search, as the ceiling when it is
+    /// lower (`--metric pushes` only): every optimal solution has that many.
+    pub(super) fn lower_ceiling(&mut self, pushes: u32) {
+        self.ceiling = self.ceiling.min(pushes);
     }
 
     /// Whether a state with `cost` and `bound` needs more pushes than the ceiling.

@@ -78,6 +78,7 @@ mod table;
 mod walker;
 mod walks;
 
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use grid_core::{CellId, Dir};
@@ -165,6 +166,21 @@ pub fn solve_counting_planned(
     proof: PushProof,
     plan: BallPlan,
 ) -> (Result<Option<Solution>, SolveError>, Stats) {
+    solve_counting_beside(level, options, proof, plan, None)
+}
+
+/// [`solve_counting_planned`] with, under `--metric pushes`, `fewest_beside`: the
+/// fewest pushes once another search proves them ([`HOPELESS`] until then), read every
+/// [`CLOCK_EVERY`] expansions and taken as the ceiling from then on (states made after
+/// it are bounded and kept as under a first phase's ceiling; those made before keep
+/// their weaker bounds, which stay admissible).
+pub(crate) fn solve_counting_beside(
+    level: &Level,
+    options: &Options,
+    proof: PushProof,
+    plan: BallPlan,
+    fewest_beside: Option<&AtomicU32>,
+) -> (Result<Option<Solution>, SolveError>, Stats) {
     let deadline = options.time_limit.map(|t| Instant::now() + t);
     let Some((board, pairs, pattern)) = tables_unless_dead(level, options) else {
         return (Ok(None), Stats::default());
@@ -226,8 +242,9 @@ pub fn solve_counting_planned(
         .ball_plan
         .filter(|_| ceiling == HOPELESS)
         .map(|_| plan);
+    let fewest_beside = fewest_beside.filter(|_| options.metric == Metric::Pushes);
     let answer = match search.start() {
-        Ok(true) => run(&mut search, options, deadline),
+        Ok(true) => run(&mut search, options, deadline, fewest_beside),
         Ok(false) => Ok(None),
         Err(e) => Err(e),
     };
@@ -394,6 +411,7 @@ fn run(
     search: &mut Search<'_>,
     options: &Options,
     deadline: Option<Instant>,
+    fewest_beside: Option<&AtomicU32>,
 ) -> Result<Option<Solution>, SolveError> {
     let level = search.level();
     let k = level.boxes().len();
@@ -425,7 +443,9 @@ fn run(
             search.build_triples();
         }
         if search.ball_plan.is_some() && expanded == ball_at {
-            search.grow_ball(expanded);
+            search.grow_ball(expanded, &|| {
+                options.interrupted() || deadline.is_some_and(|d| Instant::now() >= d)
+            });
             ball_at = ball_at.saturating_mul(2);
         }
         if expanded % CLOCK_EVERY == 0 {
@@ -434,6 +454,9 @@ fn run(
             }
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return Err(SolveError::Time);
+            }
+            if let Some(fewest) = fewest_beside {
+                search.lower_ceiling(fewest.load(Ordering::Relaxed));
             }
         }
         search.expand(&info)?;

@@ -489,7 +489,9 @@ impl<'a> PushSearch<'a> {
                 self.build_triples();
             }
             if self.ball_plan.is_some() && expanded == ball_at {
-                self.grow_ball(expanded);
+                self.grow_ball(expanded, &|| {
+                    options.interrupted() || deadline.is_some_and(|d| Instant::now() >= d)
+                });
                 ball_at = ball_at.saturating_mul(2);
             }
             if expanded % CLOCK_EVERY == 0 {
@@ -536,7 +538,7 @@ impl<'a> PushSearch<'a> {
     /// Builds or grows the backward ball by pushes as `ball_plan` says, `expanded`
     /// expansions in: at most a third of the budget left when first built; when its
     /// radius grows, the states made so far are raised by it when taken.
-    fn grow_ball(&mut self, expanded: u64) {
+    fn grow_ball(&mut self, expanded: u64, stop: &dyn Fn() -> bool) {
         let Some(plan) = self.ball_plan else {
             return;
         };
@@ -553,7 +555,7 @@ impl<'a> PushSearch<'a> {
             return;
         };
         let (bytes, radius) = (ball.budget.bytes, ball.radius());
-        ball.grow(self.level, plan.states_after(expanded, Layer::Push));
+        ball.grow(self.level, plan.states_after(expanded, Layer::Push), stop);
         self.budget.bytes = (self.budget.bytes + ball.budget.bytes).saturating_sub(bytes);
         if ball.radius() > radius {
             self.ball_from = self.parent.len() as u32;
