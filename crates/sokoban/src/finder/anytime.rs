@@ -841,7 +841,7 @@ mod tests {
     fn the_ceiling_from_beside_keeps_both_optima() {
         use std::sync::atomic::AtomicU32;
 
-        use crate::search::{BallPlan, PushProof, solve_counting_beside};
+        use crate::search::{BallPlan, PushProof, Stats, solve_counting_beside};
 
         let text = include_str!("../../../../testdata/sokoban/microban-fast.in");
         let levels: Vec<_> = Collection::new(text.as_bytes(), crate::DEFAULT_MAX_CELLS)
@@ -849,31 +849,27 @@ mod tests {
             .collect();
         let (mut taken, mut lost) = (0, 0);
         for level in &levels {
-            let alone = solve_counting_beside(
-                level,
-                &Options::default(),
-                PushProof::OneSearch,
-                BallPlan::default(),
-                None,
-            );
-            let Ok(Some(optimum)) = alone.0 else {
+            // The answer by `metric` with the fewest pushes `beside`, and what it did.
+            let by = |metric, beside: Option<u32>| -> (Option<Solution>, Stats) {
+                let fewest = beside.map(AtomicU32::new);
+                let options = Options {
+                    metric,
+                    ..Options::default()
+                };
+                let (answer, stats) = solve_counting_beside(
+                    level,
+                    &options,
+                    PushProof::OneSearch,
+                    BallPlan::default(),
+                    fewest.as_ref(),
+                );
+                (answer.unwrap(), stats)
+            };
+            let Some(optimum) = by(Metric::Pushes, None).0 else {
                 continue;
             };
-            let fewest = AtomicU32::new(optimum.pushes());
-            let (answer, stats) = solve_counting_beside(
-                level,
-                &Options::default(),
-                PushProof::OneSearch,
-                BallPlan::default(),
-                Some(&fewest),
-            );
-            let answer = answer.unwrap().unwrap();
-            println!(
-                "{} {} {}",
-                level.number(),
-                alone.1.expansions,
-                stats.over_ceiling
-            );
+            let (answer, stats) = by(Metric::Pushes, Some(optimum.pushes()));
+            let answer = answer.unwrap();
             assert_eq!(
                 (answer.pushes(), answer.moves(), answer.is_proven()),
                 (optimum.pushes(), optimum.moves(), true),
@@ -883,33 +879,13 @@ mod tests {
             assert_eq!(verify(level, answer.lurd()).unwrap().moves, answer.moves());
             if stats.over_ceiling > 0 {
                 taken += 1;
-                let too_low = AtomicU32::new(optimum.pushes() - 1);
-                let (wrong, _) = solve_counting_beside(
-                    level,
-                    &Options::default(),
-                    PushProof::OneSearch,
-                    BallPlan::default(),
-                    Some(&too_low),
+                let counts = |s: Option<Solution>| s.map(|s| (s.pushes(), s.moves()));
+                let wrong = by(Metric::Pushes, Some(optimum.pushes() - 1)).0;
+                lost += usize::from(counts(wrong) != counts(Some(optimum.clone())));
+                assert_eq!(
+                    counts(by(Metric::Moves, Some(optimum.pushes() - 1)).0),
+                    counts(by(Metric::Moves, None).0)
                 );
-                lost += usize::from(
-                    wrong.ok().flatten().map(|s| (s.pushes(), s.moves()))
-                        != Some((optimum.pushes(), optimum.moves())),
-                );
-                let moves = Options {
-                    metric: Metric::Moves,
-                    ..Options::default()
-                };
-                let by_moves = |beside| {
-                    let (answer, _) = solve_counting_beside(
-                        level,
-                        &moves,
-                        PushProof::OneSearch,
-                        BallPlan::default(),
-                        beside,
-                    );
-                    answer.unwrap().map(|s| (s.pushes(), s.moves()))
-                };
-                assert_eq!(by_moves(Some(&too_low)), by_moves(None));
             }
         }
         assert!(taken >= 8, "{taken}");
