@@ -117,7 +117,7 @@ mod tests {
     }
 
     #[test]
-    fn a_square_block_and_a_corner_box_freeze_and_a_row_of_boxes_does_not() {
+    fn a_square_block_and_a_corner_box_freeze_and_a_box_free_along_its_wall_does_not() {
         // A 2 x 2 block of boxes on goals in the open, a box on a goal in a corner, and
         // a box against the top wall that can still go left or right.
         let l = level(&[

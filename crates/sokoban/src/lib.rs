@@ -110,7 +110,7 @@ pub fn solve(level: &Level, options: &Options) -> Result<Option<Solution>, Solve
 #[doc(hidden)]
 pub mod internals {
     pub use crate::finder::{Direction, Guide, Halt, Options as FinderOptions, find};
-    pub use crate::frozen::{Frozen, frozen_boxes, walled};
+    pub use crate::frozen::{Frozen, walled};
     pub use crate::groups::GroupDeadlocks;
     pub use crate::search::{
         BallPlan, Pruning, PushProof, PushStats, Stats, fewest_pushes, pushes_bounds,
