@@ -195,6 +195,9 @@ pub(super) struct Search<'a> {
     occupied: Vec<bool>,
     scratch: Scratch,
     pub(super) stats: Stats,
+    /// The least first key of a bound queued so far: whether the ball is worth growing
+    /// ([`Ball::worth_growing`]).
+    nearest: u32,
 }
 
 /// The bound of a state: pushes >= `pushes`, the matching of its layout (`HOPELESS` when
@@ -389,6 +392,7 @@ impl<'a> Search<'a> {
                 ..Scratch::default()
             },
             stats: Stats::default(),
+            nearest: HOPELESS,
         }
     }
 
@@ -438,6 +442,7 @@ impl<'a> Search<'a> {
             return Err(SolveError::Memory);
         }
         self.table.layouts[layout as usize].fewest = 0;
+        self.nearest = self.nearest.min(bound[0]);
         self.queue.push(self.f([0, 0], bound), 0, 0);
         Ok(true)
     }
@@ -474,6 +479,7 @@ impl<'a> Search<'a> {
             }
             self.budget.bytes += QUEUE_ENTRY_BYTES;
             let cost = info.cost;
+            self.nearest = self.nearest.min(bound[0]);
             self.queue.push(self.f(cost, bound), cost[0], state);
         }
         Ok(true)
@@ -501,7 +507,7 @@ impl<'a> Search<'a> {
             };
             self.budget.bytes += ball.budget.bytes;
         }
-        let Some(ball) = slot else {
+        let Some(ball) = slot.as_mut().filter(|b| b.worth_growing(self.nearest)) else {
             return;
         };
         let (bytes, radius) = (ball.budget.bytes, ball.radius());
@@ -869,6 +875,7 @@ impl<'a> Search<'a> {
             return Err(SolveError::Memory);
         }
         self.budget.bytes += QUEUE_ENTRY_BYTES;
+        self.nearest = self.nearest.min(bound[0]);
         self.queue.push(self.f(cost, bound), cost[0], target);
         Ok(())
     }

@@ -198,6 +198,8 @@ struct PushSearch<'a> {
     ball_plan: Option<BallPlan>,
     /// The states made before the ball last grew: raised by it when taken.
     ball_from: u32,
+    /// The least bound of a state queued so far: whether the ball is worth growing.
+    nearest: u32,
     stats: PushStats,
 }
 
@@ -311,6 +313,7 @@ impl<'a> PushSearch<'a> {
             ball: None,
             ball_plan: None,
             ball_from: 0,
+            nearest: HOPELESS,
             stats: PushStats::default(),
         }
     }
@@ -330,6 +333,7 @@ impl<'a> PushSearch<'a> {
         if self.ceiling != HOPELESS && g + h > self.ceiling {
             return Ok(());
         }
+        self.nearest = self.nearest.min(h);
         self.queue
             .entry((g + h, Reverse(g)))
             .or_default()
@@ -551,7 +555,7 @@ impl<'a> PushSearch<'a> {
             };
             self.budget.bytes += ball.budget.bytes;
         }
-        let Some(ball) = &mut self.ball else {
+        let Some(ball) = self.ball.as_mut().filter(|b| b.worth_growing(self.nearest)) else {
             return;
         };
         let (bytes, radius) = (ball.budget.bytes, ball.radius());
@@ -655,6 +659,7 @@ impl<'a> PushSearch<'a> {
     fn children_of(&mut self, boxes: &[u16], barrier: &[CellId]) {
         let (grid, k) = (self.grid, self.k);
         self.children.clear();
+        let least = self.walker.least_two();
         for i in 0..k {
             let cell = CellId::new(usize::from(boxes[i]));
             if !barrier.is_empty() && barrier.binary_search(&cell).is_err() {
@@ -676,7 +681,15 @@ impl<'a> PushSearch<'a> {
                     self.children.extend_from_slice(boxes);
                     self.children[at + i] = to.index() as u16;
                     self.children[at..at + k].sort_unstable();
-                    let region = self.region_of(cell);
+                    let region =
+                        match self
+                            .walker
+                            .least_after_push(grid, &self.occupied, cell, to, least)
+                        {
+                            Some(least) => least.index() as u16,
+                            None => self.region_of(cell),
+                        };
+                    debug_assert_eq!(region, self.region_of(cell));
                     self.children.push(region);
                 }
                 self.occupied[to.index()] = false;
