@@ -115,6 +115,20 @@ pub enum CellError {
     },
 }
 
+/// The eight positions round a cell, clockwise from north, as (row, column) offsets: the
+/// four sides at the even places (north, east, south, west), the corners between them,
+/// each a side's step from the one before.
+pub const AROUND: [(isize, isize); 8] = [
+    (-1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+];
+
 /// Marks "no cell" in the packed tables.
 const NONE: u32 = u32::MAX;
 
@@ -235,6 +249,27 @@ impl Grid {
             });
         }
         self.cell(row, col).ok_or(CellError::Wall { row, col })
+    }
+
+    /// The passable cells round `cell`, clockwise from north as in [`AROUND`] (`None` for
+    /// a wall or outside the grid).
+    ///
+    /// # Examples
+    /// ```
+    /// use grid_core::Grid;
+    ///
+    /// let grid = Grid::new(3, 3, |row, col| (row, col) != (0, 0)); // a wall top left
+    /// let centre = grid.cell(1, 1).unwrap();
+    /// let around = grid.around(centre);
+    /// assert_eq!(around[0], grid.cell(0, 1)); // north
+    /// assert_eq!(around[7], None); // north-west, the wall
+    /// ```
+    pub fn around(&self, cell: CellId) -> [Option<CellId>; 8] {
+        let (row, col) = self.position(cell);
+        AROUND.map(|(dr, dc)| {
+            let (r, c) = (row.checked_add_signed(dr)?, col.checked_add_signed(dc)?);
+            self.cell(r, c)
+        })
     }
 
     /// `(row, col)` of `cell`, 0-based.

@@ -63,7 +63,7 @@ pub use blocks::Blocks;
 pub use board::{Board, BoardError, Counts, Move, Notation, Piece, Position, ReplayError};
 pub use cli::{RunError, exit_code, open_input};
 pub use error::{ErrorKind, ParseError, char_column, describe_char, describe_char_at, report};
-pub use grid::{CellError, CellId, Dir, Grid};
+pub use grid::{AROUND, CellError, CellId, Dir, Grid};
 pub use limits::{GridSize, Limits, SizeFields, grid_size};
 pub use queue::BucketQueue;
 pub use reader::{CaseReader, CharGrid, Header, RowEnd};

@@ -9,7 +9,7 @@
 //! # Complexity
 //! [`walk_at_least`]: O(1); [`WallRings`]: see there.
 
-use grid_core::{CellId, Dir, Grid};
+use grid_core::{AROUND, CellId, Dir, Grid};
 
 /// The state "box on `cell`, player on its neighbour in `side`", as a table index.
 #[inline]
@@ -92,18 +92,6 @@ pub struct WallRings {
 const FLOOR: u32 = u32::MAX - 1;
 /// Marks, in [`WallRings`], a wall that no ring can enclose.
 const BORDER: u32 = u32::MAX;
-
-/// The 8 cells round a cell, clockwise from north: (row offset, column offset).
-const AROUND: [(isize, isize); 8] = [
-    (-1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-];
 
 impl WallRings {
     /// Labels the wall components of `grid` with the least walk round each.

@@ -357,25 +357,10 @@ impl Walker {
 /// # Complexity
 /// O(1).
 fn around_in_one_arc(grid: &Grid, occupied: &[bool], cell: CellId) -> bool {
-    // Round the ring from the north, clockwise; the sides are the even places.
-    const RING: [(isize, isize); 8] = [
-        (-1, 0),
-        (-1, 1),
-        (0, 1),
-        (1, 1),
-        (1, 0),
-        (1, -1),
-        (0, -1),
-        (-1, -1),
-    ];
-    let (row, col) = grid.position(cell);
-    let free =
-        RING.map(
-            |(dr, dc)| match (row.checked_add_signed(dr), col.checked_add_signed(dc)) {
-                (Some(r), Some(c)) => grid.cell(r, c).is_some_and(|n| !occupied[n.index()]),
-                _ => false,
-            },
-        );
+    // Round the ring from the north, clockwise: the sides at the even places.
+    let free = grid
+        .around(cell)
+        .map(|square| square.is_some_and(|n| !occupied[n.index()]));
     let Some(gap) = free.iter().position(|&f| !f) else {
         return true;
     };
