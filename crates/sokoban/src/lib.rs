@@ -22,10 +22,11 @@
 //! The modules form a ladder, each using only those above it:
 //! 1. `parse`: the XSB reader and [`Level`] (format);
 //! 2. `solution`: [`Options`], [`Solution`], [`SolveError`] (what a solve asks and answers);
-//! 3. `frozen`, `board`, `matching`, `groups`, `pattern`, `corral`: the boxes frozen
-//!    from the start (walls for the rest), what the walls alone decide (push distances,
-//!    dead squares, freeze tests), the matching bound, the deadlocks of two and three
-//!    boxes, the pattern database of pairs, PI-corrals;
+//! 3. `frozen`, `board`, `matching`, `groups`, `pattern`, `corral`, `region`: the boxes
+//!    frozen from the start (walls for the rest), what the walls alone decide (push
+//!    distances, dead squares, freeze tests), the matching bound, the deadlocks of two
+//!    and three boxes, the pattern database of pairs, PI-corrals, the player's region
+//!    after a push;
 //! 4. `search`: the exact A* (its queue, layout table, walker, expansion and driver, each
 //!    in its own module);
 //! 5. `verify`, `show`, `svg`: the replay checker and the drawings;
@@ -53,6 +54,7 @@ mod matching;
 mod parse;
 mod pattern;
 mod range;
+mod region;
 mod run;
 mod search;
 mod show;

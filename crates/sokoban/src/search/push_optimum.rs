@@ -659,7 +659,7 @@ impl<'a> PushSearch<'a> {
     fn children_of(&mut self, boxes: &[u16], barrier: &[CellId]) {
         let (grid, k) = (self.grid, self.k);
         self.children.clear();
-        let least = self.walker.least_two();
+        let least = crate::region::least_two(self.walker.reached());
         for i in 0..k {
             let cell = CellId::new(usize::from(boxes[i]));
             if !barrier.is_empty() && barrier.binary_search(&cell).is_err() {
@@ -681,14 +681,19 @@ impl<'a> PushSearch<'a> {
                     self.children.extend_from_slice(boxes);
                     self.children[at + i] = to.index() as u16;
                     self.children[at..at + k].sort_unstable();
-                    let region =
-                        match self
-                            .walker
-                            .least_after_push(grid, &self.occupied, cell, to, least)
-                        {
-                            Some(least) => least.index() as u16,
-                            None => self.region_of(cell),
-                        };
+                    let walker = &self.walker;
+                    let told = crate::region::least_after_push(
+                        grid,
+                        &self.occupied,
+                        |c| walker.distance(c).is_some(),
+                        cell,
+                        to,
+                        least,
+                    );
+                    let region = match told {
+                        Some(least) => least.index() as u16,
+                        None => self.region_of(cell),
+                    };
                     debug_assert_eq!(region, self.region_of(cell));
                     self.children.push(region);
                 }
