@@ -117,22 +117,27 @@ fn fast_counting(level: &Level, metric: Metric) -> (Option<(u32, u32)>, Stats) {
         }
         // The backward ball by pushes (the first phase's passed on to the second, and
         // grown there), built at once small or larger, or after a few expansions, in one
-        // search or two: the same answer.
-        for (proof, after, states) in [
-            (PushProof::OneSearch, 0, 30),
-            (PushProof::OneSearch, 3, 3000),
-            (PushProof::Ceiling, 0, 30),
-            (PushProof::Ceiling, 3, 3000),
-            (PushProof::OnPaths, 0, 300),
+        // search or two, or grown a little at every doubling of the expansions (the
+        // layouts the search looked up in it and kept, looked up again): the same answer.
+        for (proof, after, per_expansion, states) in [
+            (PushProof::OneSearch, 0, 1000, 30),
+            (PushProof::OneSearch, 3, 1000, 3000),
+            (PushProof::OneSearch, 1, 4, 1 << 20),
+            (PushProof::Ceiling, 0, 1000, 30),
+            (PushProof::Ceiling, 3, 1000, 3000),
+            (PushProof::OnPaths, 0, 1000, 300),
         ] {
             let plan = BallPlan {
                 after,
-                per_expansion: 1000,
+                per_expansion,
                 states,
                 ..BallPlan::default()
             };
             let (again, by_ball) = solve_counting_planned(level, &options, proof, plan);
-            let what = format!("{} {proof:?} with the ball {after} {states}", level.title());
+            let what = format!(
+                "{} {proof:?} with the ball {after} {per_expansion} {states}",
+                level.title()
+            );
             assert_eq!(replayed(level, again), answer, "{what}");
             stats.first_phase.ball_radius = stats
                 .first_phase
@@ -162,16 +167,24 @@ fn fast_counting(level: &Level, metric: Metric) -> (Option<(u32, u32)>, Stats) {
             "{} without the ball",
             level.title()
         );
-        for (after, states) in [(0, 30), (0, 300), (3, 3000)] {
+        for (after, per_expansion, states) in [
+            (0, 1000, 30),
+            (0, 1000, 300),
+            (3, 1000, 3000),
+            (1, 4, 1 << 20),
+        ] {
             let plan = BallPlan {
                 after,
-                per_expansion: 1000,
+                per_expansion,
                 states,
                 ..BallPlan::default()
             };
             let (again, by_ball) =
                 solve_counting_planned(level, &options, PushProof::OneSearch, plan);
-            let what = format!("{} with the ball {after} {states}", level.title());
+            let what = format!(
+                "{} with the ball {after} {per_expansion} {states}",
+                level.title()
+            );
             assert_eq!(replayed(level, again), answer, "{what}");
             stats.ball_radius = stats.ball_radius.max(by_ball.ball_radius);
             stats.rebounded += by_ball.rebounded;

@@ -423,20 +423,31 @@ impl Ball {
     /// `player`: exact inside the ball, `radius + 1` outside; 0 when off.
     #[inline]
     pub(super) fn bound(&self, boxes: &[u16], player: u16) -> u32 {
+        self.bound_at(self.find(boxes), player)
+    }
+
+    /// The number of the layout `boxes` (sorted) in the ball, `None` when it has none of
+    /// its states: what [`Ball::bound_at`] reads, for a caller that keeps it per layout
+    /// (until the ball grows).
+    #[inline]
+    pub(super) fn find(&self, boxes: &[u16]) -> Option<u32> {
+        let key = self.index.key(boxes);
+        let (words, k) = (&self.words, self.k);
+        self.index
+            .find(boxes, key, |l| &words[l as usize * k..l as usize * k + k])
+            .ok()
+    }
+
+    /// [`Ball::bound`] of the layout [`Ball::find`] answered `layout` for, the player on
+    /// `player`.
+    #[inline]
+    pub(super) fn bound_at(&self, layout: Option<u32>, player: u16) -> u32 {
         if self.radius == 0 {
             return 0;
         }
-        let key = self.index.key(boxes);
-        let (words, k) = (&self.words, self.k);
-        match self
-            .index
-            .find(boxes, key, |l| &words[l as usize * k..l as usize * k + k])
-        {
-            Ok(l) => match self.dist[l as usize * self.n + usize::from(player)] {
-                UNSEEN => self.radius + 1,
-                d => u32::from(d),
-            },
-            Err(_) => self.radius + 1,
+        match layout.map(|l| self.dist[l as usize * self.n + usize::from(player)]) {
+            Some(UNSEEN) | None => self.radius + 1,
+            Some(d) => u32::from(d),
         }
     }
 

@@ -11,6 +11,8 @@
 //! an O(k) hash, O(k^2) group lookups and, with `--metric pushes` when the layout already
 //! has a state with fewer pushes, one walk O(cells); per new layout an O(k^3) matching.
 
+use std::cell::Cell;
+
 use grid_core::{CellId, Dir, Grid};
 
 use super::ball::{Ball, BallPlan, Layer};
@@ -198,26 +200,35 @@ pub(super) struct Search<'a> {
     /// The least first key of a bound queued so far: whether the ball is worth growing
     /// ([`Ball::worth_growing`]).
     nearest: u32,
+    /// Per layout of the table, its number in the ball (the metric's), [`NOT_LOOKED`]
+    /// or [`NOT_IN_BALL`] ([`Search::in_ball`]).
+    in_ball: Vec<Cell<u32>>,
 }
+
+/// A layout not looked up in the ball since it last grew ([`Search::in_ball`]).
+const NOT_LOOKED: u32 = u32::MAX;
+/// A layout with no state in the ball ([`Search::in_ball`]).
+const NOT_IN_BALL: u32 = u32::MAX - 1;
 
 /// The bound of a state: pushes >= `pushes`, the matching of its layout (`HOPELESS` when
 /// there is none); moves >= the pushes left (at least `left` too: under a ceiling, the
 /// ceiling less the pushes so far) plus the walks left ([`Walks`]), >= the lone-box
 /// moves of every box from the player's square, and >= what the backward ball says
-/// ([`Ball`]: looked up only when the rest is within its radius).
+/// ([`Ball`]: looked up only when the rest is within its radius, the layout found by
+/// `in_ball`).
 #[inline]
 fn bound_of(
     (board, walks, ball, push_ball): (&Board<'_>, &Walks, Option<&Ball>, Option<&Ball>),
     keys: Keys,
     (mut pushes, left): (u32, u32),
-    boxes: &[u16],
-    player: u16,
+    (boxes, player): (&[u16], u16),
+    in_ball: impl Fn(&Ball) -> Option<u32>,
 ) -> [u32; 2] {
     if pushes == HOPELESS {
         return [HOPELESS; 2];
     }
     if let Some(ball) = push_ball.filter(|b| pushes <= b.radius()) {
-        pushes = pushes.max(ball.bound(boxes, player));
+        pushes = pushes.max(ball.bound_at(in_ball(ball), player));
     }
     // A layout whose matching is 0 has every box on a goal: nothing left.
     let mut moves = if pushes == 0 {
@@ -233,7 +244,7 @@ fn bound_of(
         moves = moves.max(lone);
     }
     if let Some(ball) = ball.filter(|b| moves <= b.radius()) {
-        moves = moves.max(ball.bound(boxes, player));
+        moves = moves.max(ball.bound_at(in_ball(ball), player));
     }
     let mut bound = [0; 2];
     bound[keys.pushes] = pushes;
@@ -393,6 +404,7 @@ impl<'a> Search<'a> {
             },
             stats: Stats::default(),
             nearest: HOPELESS,
+            in_ball: Vec::new(),
         }
     }
 
@@ -424,7 +436,7 @@ impl<'a> Search<'a> {
             &start,
             start_player,
         );
-        let bound = self.bound(pushes, 0, &start, start_player);
+        let bound = self.bound(pushes, 0, (layout, &start), start_player);
 
         if bound[0] == HOPELESS {
             return Ok(false);
@@ -470,7 +482,12 @@ impl<'a> Search<'a> {
         if pushes <= old {
             return Ok(false);
         }
-        let bound = self.bound(pushes, info.cost[self.keys.pushes], boxes, info.player);
+        let bound = self.bound(
+            pushes,
+            info.cost[self.keys.pushes],
+            (info.layout, boxes),
+            info.player,
+        );
         self.table.info[state as usize].bound = bound;
         self.stats.refined += 1;
         if bound[0] != HOPELESS && !self.over_ceiling(info.cost, bound) {
@@ -510,8 +527,15 @@ impl<'a> Search<'a> {
         let Some(ball) = slot.as_mut().filter(|b| b.worth_growing(self.nearest)) else {
             return;
         };
-        let (bytes, radius) = (ball.budget.bytes, ball.radius());
+        let (bytes, radius, layouts) = (ball.budget.bytes, ball.radius(), ball.layouts());
         ball.grow(self.level, plan.states_after(expanded, layer), stop);
+        if ball.layouts() > layouts {
+            // Layouts not in the ball before may be now.
+            self.in_ball
+                .iter()
+                .filter(|kept| kept.get() == NOT_IN_BALL)
+                .for_each(|kept| kept.set(NOT_LOOKED));
+        }
         self.budget.bytes = (self.budget.bytes + ball.budget.bytes).saturating_sub(bytes);
         if ball.radius() > radius {
             self.ball_from = self.table.info.len() as u32;
@@ -525,6 +549,7 @@ impl<'a> Search<'a> {
     pub(super) fn take_push_ball(&mut self, ball: Option<Ball>) {
         self.budget.bytes += ball.as_ref().map_or(0, |b| b.budget.bytes);
         self.push_ball = ball;
+        self.in_ball.iter().for_each(|kept| kept.set(NOT_LOOKED));
     }
 
     /// Raises the bound of the open state `state`, just taken from the queue and made
@@ -549,13 +574,13 @@ impl<'a> Search<'a> {
             return Ok(false);
         }
         let boxes = self.table.layout(info.layout);
-        let first = ball.bound(boxes, info.player);
+        let first = ball.bound_at(self.in_ball(info.layout, ball, boxes), info.player);
         if first <= info.bound[0] {
             return Ok(false);
         }
         let bound = match self.metric {
             Metric::Moves => [first, info.bound[1]],
-            Metric::Pushes => self.bound(first, info.cost[0], boxes, info.player),
+            Metric::Pushes => self.bound(first, info.cost[0], (info.layout, boxes), info.player),
         };
         self.table.info[state as usize].bound = bound;
         self.stats.rebounded += 1;
@@ -904,7 +929,7 @@ impl<'a> Search<'a> {
             self.bound(
                 inherited,
                 cost[self.keys.pushes].min(old.cost[self.keys.pushes]),
-                &self.scratch.child,
+                (p.layout, &self.scratch.child),
                 player,
             )
         } else {
@@ -989,7 +1014,20 @@ impl<'a> Search<'a> {
         if pb != HOPELESS {
             pb = pb.max(inherited);
         }
-        let bound = self.bound(pb, cost[self.keys.pushes], &self.scratch.child, player);
+        if self.in_ball.len() < self.table.layouts.len() {
+            let more = self.table.layouts.len() - self.in_ball.len();
+            if !self.budget.room(&mut self.in_ball, more) {
+                return Err(SolveError::Memory);
+            }
+            self.in_ball
+                .resize(self.table.layouts.len(), Cell::new(NOT_LOOKED));
+        }
+        let bound = self.bound(
+            pb,
+            cost[self.keys.pushes],
+            (layout, &self.scratch.child),
+            player,
+        );
         if bound[0] != HOPELESS && self.over_ceiling(cost, bound) {
             self.stats.over_ceiling += 1;
             return Ok(None);
@@ -1044,14 +1082,23 @@ impl<'a> Search<'a> {
     }
 
     /// The bound of a state with the pushes bound `pushes`, `so_far` pushes from the start,
-    /// the boxes on `boxes` and the player on `player` (see [`bound_of`]).
+    /// the boxes on `boxes` (the table's layout `layout`) and the player on `player` (see
+    /// [`bound_of`]).
     #[inline]
-    fn bound(&self, pushes: u32, so_far: u32, boxes: &[u16], player: u16) -> [u32; 2] {
+    fn bound(
+        &self,
+        pushes: u32,
+        so_far: u32,
+        (layout, boxes): (u32, &[u16]),
+        player: u16,
+    ) -> [u32; 2] {
         let left = if self.ceiling == HOPELESS {
             0
         } else {
             self.ceiling.saturating_sub(so_far)
         };
+        // One ball at a time: by moves with `--metric moves`, by pushes with `pushes`.
+        debug_assert!(self.ball.is_none() || self.push_ball.is_none());
         bound_of(
             (
                 &self.board,
@@ -1061,9 +1108,30 @@ impl<'a> Search<'a> {
             ),
             self.keys,
             (pushes, left),
-            boxes,
-            player,
+            (boxes, player),
+            |ball| self.in_ball(layout, ball, boxes),
         )
+    }
+
+    /// The ball's number of the table's layout `layout` (its boxes `boxes`), kept per
+    /// layout from the first look until the ball grows: a layout's states are made one
+    /// by one, 2.8 a layout on Microban 144, and each look hashes its boxes.
+    #[inline]
+    fn in_ball(&self, layout: u32, ball: &Ball, boxes: &[u16]) -> Option<u32> {
+        let Some(kept) = self.in_ball.get(layout as usize) else {
+            return ball.find(boxes);
+        };
+        let found = match kept.get() {
+            NOT_LOOKED => {
+                let found = ball.find(boxes);
+                kept.set(found.unwrap_or(NOT_IN_BALL));
+                found
+            }
+            NOT_IN_BALL => None,
+            l => Some(l),
+        };
+        debug_assert_eq!(found, ball.find(boxes), "kept since the ball grew");
+        found
     }
 
     /// The `f` a state with `cost` and `bound` is queued at: the cost plus the bound.
