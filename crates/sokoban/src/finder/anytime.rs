@@ -119,6 +119,12 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
         interrupt: Some(Interrupt::follower(options.interrupt.as_ref())),
         ..options.clone()
     };
+    // The exact search's thread finding too, once the exact search has met its memory
+    // with no solution found ([`HELPER_WAYS`]), on the memory it had.
+    let helper_options = Options {
+        interrupt: Some(Interrupt::follower(options.interrupt.as_ref())),
+        ..exact_options.clone()
+    };
     // The fewest pushes once proven beside, for the exact search's ceiling.
     let fewest = AtomicU32::new(u32::MAX);
     let (found, beside, exact) = std::thread::scope(|scope| {
@@ -127,9 +133,13 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
                 Ok(answer) => Ok(answer),
                 Err(()) => last_chance(level, &finder_options, started),
             };
-            if let Ok(None) = found {
-                // The finder ran out of states: unsolvable, nothing left to prove.
-                exact_options.stop();
+            if let Ok(answer) = &found {
+                // Found, or ran out of states (unsolvable): the other thread's finder
+                // has nothing left to find.
+                helper_options.stop();
+                if answer.is_none() {
+                    exact_options.stop();
+                }
             }
             let beside = match found {
                 Ok(Some(_)) => pushes_beside(
@@ -157,13 +167,45 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
         if let Exact::Settled(_) = exact {
             finder_options.stop();
         }
+        let helped = help(level, &exact, &helper_options, started);
+        if helped.is_ok() {
+            finder_options.stop();
+        }
         // The finder's thread does not panic; if it did, its answer is lost, not the level.
         let (found, beside) = finder
             .join()
             .unwrap_or((Err(Halt::Stopped), Beside::default()));
+        let found = match (found, helped) {
+            (Ok(answer), _) => Ok(answer),
+            (_, Ok(answer)) => Ok(answer),
+            (found, _) => found,
+        };
         (found, beside, exact)
     });
     settle(exact, found, beside, options)
+}
+
+/// What the exact search's thread finds once the exact search has met its memory, the
+/// finder's thread not having found yet: the ways of [`HELPER_WAYS`] in turn until the
+/// time limit, on the memory the exact search had. `Err(Halt::Stopped)` at once when the
+/// exact search settled the level or stopped otherwise, without a time limit, or when
+/// `options`' interrupt is set (the finder's thread sets it when it finds).
+///
+/// Why: on XSokoban's hard levels the exact search meets its memory after 16 to 23 s of
+/// a 60 s limit (14, 16, 18, 23), and its core was idle for the rest.
+fn help(
+    level: &Level,
+    exact: &Exact,
+    options: &Options,
+    started: Instant,
+) -> Result<Option<String>, Halt> {
+    match exact {
+        Exact::Stopped {
+            limit: SolveError::Memory,
+            ..
+        } if options.time_limit.is_some() => last_chance_in(level, options, started, HELPER_WAYS),
+        _ => Err(Halt::Stopped),
+    }
 }
 
 /// The answer of [`side_by_side`] from what each thread made of the level: the exact
@@ -376,14 +418,27 @@ const EXACT_UNSOLVED_SECONDS: f64 = 10.0;
 /// The finder again, after the exact search gave up, until `--time-limit`: the ways of
 /// [`LAST_CHANCE`] in turn, each its share of the time left.
 fn last_chance(level: &Level, options: &Options, started: Instant) -> Result<Option<String>, Halt> {
+    last_chance_in(level, options, started, LAST_CHANCE)
+}
+
+/// [`last_chance`] with the ways `ways` and their shares, in that order.
+fn last_chance_in(
+    level: &Level,
+    options: &Options,
+    started: Instant,
+    ways: impl IntoIterator<Item = (f64, Way)>,
+) -> Result<Option<String>, Halt> {
     let Some(limit) = options.time_limit else {
         return Err(Halt::Stopped);
     };
+    if options.interrupted() {
+        return Err(Halt::Stopped);
+    }
     let begun = started.elapsed();
     let left = limit.saturating_sub(begun);
     let mut halt = Halt::Stopped;
     let mut share_end = 0.0;
-    for (share, way) in LAST_CHANCE {
+    for (share, way) in ways {
         share_end += share;
         let end = begun + left.mul_f64(share_end);
         if started.elapsed() >= end {
@@ -648,6 +703,22 @@ const LAST_CHANCE: [(f64, Way); 7] = [
     (0.04, PORTFOLIO[5].1),
 ];
 
+/// The ways the exact search's thread tries when the exact search met its memory before
+/// the finder found ([`side_by_side`]): those of [`LAST_CHANCE`] from the last, so that
+/// the two threads try different ways at the same time (the finder's thread is then in
+/// its last chance, on FESS's order proper first). Measured: XSokoban's levels no run
+/// solved, at `--time-limit 60` (docs/sokoban.md).
+const HELPER_WAYS: [(f64, Way); 7] = {
+    let mut ways = LAST_CHANCE;
+    let mut i = 0;
+    while i < ways.len() / 2 {
+        let last = ways.len() - 1 - i;
+        (ways[i], ways[last]) = (ways[last], ways[i]);
+        i += 1;
+    }
+    ways
+};
+
 /// FESS's order proper with its macro moves (every place one box reaches, the other
 /// boxes standing still, as one move; [`FinderOptions::box_moves`]). Measured on the
 /// finder alone, XSokoban 90, 3 CPU s a level: it solves 24, 30, 36, 42, 46, 47 and 75,
@@ -693,7 +764,7 @@ mod tests {
 
     use std::num::NonZeroUsize;
 
-    use super::{Beside, Exact, again, pushes_beside, settle};
+    use super::{Beside, Exact, again, help, pushes_beside, settle};
     use crate::finder::Halt;
     use crate::solution::Solution;
     use crate::verify::verify;
@@ -750,6 +821,59 @@ mod tests {
             ..Options::default()
         };
         assert_eq!(solve(&levels[0], &stopped), Err(SolveError::Interrupted));
+    }
+
+    /// The exact search's thread, once the exact search met its memory ([`help`]), finds
+    /// a solution that replays on every solvable generated level, and nothing on the
+    /// unsolvable ones (`-1` when a way runs out of states); it does not start when the
+    /// exact search stopped for time, without a time limit, or when the finder's thread
+    /// has already found (its interrupt set).
+    #[test]
+    fn the_exact_search_thread_finds_once_the_exact_search_met_its_memory() {
+        let levels = generated(18, 60, 3, 6);
+        let timed = Options {
+            time_limit: Some(Duration::from_secs(30)),
+            ..Options::default()
+        };
+        let memory = Exact::Stopped {
+            limit: SolveError::Memory,
+            bound: 0,
+        };
+        let (mut found, mut unsolvable) = (0, 0);
+        for level in &levels {
+            let expected = solve(level, &Options::default()).unwrap();
+            match (help(level, &memory, &timed, Instant::now()), expected) {
+                (Ok(Some(lurd)), Some(_)) => {
+                    verify(level, &lurd).unwrap();
+                    found += 1;
+                }
+                (Ok(None), None) => unsolvable += 1,
+                (helped, expected) => {
+                    panic!("level {}: {helped:?} for {expected:?}", level.number())
+                }
+            }
+            let time = Exact::Stopped {
+                limit: SolveError::Time,
+                bound: 0,
+            };
+            assert_eq!(
+                help(level, &time, &timed, Instant::now()),
+                Err(Halt::Stopped)
+            );
+            let untimed = Options::default();
+            assert_eq!(
+                help(level, &memory, &untimed, Instant::now()),
+                Err(Halt::Stopped)
+            );
+            let found_beside = Options {
+                interrupt: Some(Interrupt::default()),
+                ..timed.clone()
+            };
+            found_beside.stop();
+            let helped = help(level, &memory, &found_beside, Instant::now());
+            assert_eq!(helped, Err(Halt::Stopped));
+        }
+        assert!(found > 30 && unsolvable > 5, "{found} {unsolvable}");
     }
 
     /// Given the last chance's solution and time left, [`again`] answers the exact
