@@ -8,7 +8,8 @@
 //! the exact search runs again on the time left ([`again`]). On two threads
 //! ([`side_by_side`]) the finder and the exact search run from the start side by side,
 //! and with `--metric pushes` the finder's thread goes on, once it has found, with the
-//! fewest pushes alone ([`pushes_beside`]).
+//! fewest pushes alone ([`pushes_beside`]); when the exact search meets its memory before
+//! the finder has found, its thread looks for a solution too ([`help`]).
 //!
 //! Why this order: on a level the exact search proves, the finder mostly answers in a
 //! fraction of a second and takes little of its time; on a level it cannot prove, the
@@ -120,7 +121,7 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
         ..options.clone()
     };
     // The exact search's thread finding too, once the exact search has met its memory
-    // with no solution found ([`HELPER_WAYS`]), on the memory it had.
+    // with no solution found ([`help`]), on the memory it had.
     let helper_options = Options {
         interrupt: Some(Interrupt::follower(options.interrupt.as_ref())),
         ..exact_options.clone()
@@ -186,9 +187,11 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
 }
 
 /// What the exact search's thread finds once the exact search has met its memory, the
-/// finder's thread not having found yet: the ways of [`HELPER_WAYS`] in turn until the
-/// time limit, on the memory the exact search had. `Err(Halt::Stopped)` at once when the
-/// exact search settled the level or stopped otherwise, without a time limit, or when
+/// finder's thread not having found yet: the ways of [`LAST_CHANCE`] from the last, each
+/// its share of the time left, on the memory the exact search had, so that the two
+/// threads try different ways at the same time (the finder's thread is then in its last
+/// chance, on FESS's order proper first). `Err(Halt::Stopped)` at once when the exact
+/// search settled the level or stopped otherwise, without a time limit, or when
 /// `options`' interrupt is set (the finder's thread sets it when it finds).
 ///
 /// Why: on XSokoban's hard levels the exact search meets its memory after 16 to 23 s of
@@ -203,7 +206,9 @@ fn help(
         Exact::Stopped {
             limit: SolveError::Memory,
             ..
-        } if options.time_limit.is_some() => last_chance_in(level, options, started, HELPER_WAYS),
+        } if options.time_limit.is_some() => {
+            last_chance_in(level, options, started, LAST_CHANCE.into_iter().rev())
+        }
         _ => Err(Halt::Stopped),
     }
 }
@@ -702,22 +707,6 @@ const LAST_CHANCE: [(f64, Way); 7] = [
     ),
     (0.04, PORTFOLIO[5].1),
 ];
-
-/// The ways the exact search's thread tries when the exact search met its memory before
-/// the finder found ([`side_by_side`]): those of [`LAST_CHANCE`] from the last, so that
-/// the two threads try different ways at the same time (the finder's thread is then in
-/// its last chance, on FESS's order proper first). Measured: XSokoban's levels no run
-/// solved, at `--time-limit 60` (docs/sokoban.md).
-const HELPER_WAYS: [(f64, Way); 7] = {
-    let mut ways = LAST_CHANCE;
-    let mut i = 0;
-    while i < ways.len() / 2 {
-        let last = ways.len() - 1 - i;
-        (ways[i], ways[last]) = (ways[last], ways[i]);
-        i += 1;
-    }
-    ways
-};
 
 /// FESS's order proper with its macro moves (every place one box reaches, the other
 /// boxes standing still, as one move; [`FinderOptions::box_moves`]). Measured on the
