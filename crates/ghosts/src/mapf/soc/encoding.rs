@@ -71,7 +71,9 @@ use crate::moves::Options;
 
 use super::pairwise::{Pair, among, min_cover};
 use super::planning::distances;
-use crate::mapf::sat::{Deadline, Solver, drop_off_the_clock, plain_solver_until, solver_until};
+use crate::mapf::sat::{
+    Deadline, Solver, drop_off_the_clock, plain_solver_until, solve_in_time, solver_until,
+};
 
 /// The answer of one decision.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -671,7 +673,7 @@ impl Session {
         }
         let assumption = self.excess.get(delta as usize).map(|&over| -over);
         loop {
-            match self.solver.solve_with(assumption) {
+            match solve_in_time(&mut self.solver, self.deadline, assumption) {
                 Some(true) => {}
                 Some(false) => return Decision::Impossible,
                 None => return Decision::Stopped,
@@ -757,10 +759,11 @@ impl Session {
             if self.solver.set_limit("conflicts", conflicts).is_err() {
                 break Avoiding::Unsettled;
             }
-            match self
-                .solver
-                .solve_with(budget.into_iter().chain(selectors.iter().copied()))
-            {
+            match solve_in_time(
+                &mut self.solver,
+                self.deadline,
+                budget.into_iter().chain(selectors.iter().copied()),
+            ) {
                 Some(true) => {}
                 Some(false) => {
                     break Avoiding::Core(
@@ -819,7 +822,7 @@ impl Session {
             if self.own {
                 assumptions.extend(self.ways_out.iter().map(|&w| -w));
             }
-            match self.solver.solve_with(assumptions.iter().copied()) {
+            match solve_in_time(&mut self.solver, self.deadline, assumptions.iter().copied()) {
                 None => break,
                 Some(true) => {
                     let paths = self.paths(instance);
