@@ -543,4 +543,58 @@ mod tests {
         assert!(compared > 10_000, "{compared}");
         assert!(stops > 100, "{stops}");
     }
+
+    /// What the growth's gate ([`Ball::worth_growing`]) rests on: a ball answers at most
+    /// its radius plus one for any state, so a growth of one layer raises no state whose
+    /// bound is already past the radius plus two. Checked on generated levels, both
+    /// layers, at every radius: the answers of every layout in the ball and of the start
+    /// (in it or not) stay within the radius plus one, and each growth by one layer raises
+    /// the start's answer by at most one; the gate opens before the first layer and then exactly
+    /// up to [`GROW_REACH`] layers past the radius.
+    #[test]
+    fn a_ball_answers_at_most_one_past_its_radius_and_grows_only_near_the_search() {
+        let mut rng = SplitMix64::new(612);
+        let mut checked = 0;
+        for round in 0..60 {
+            let text = crate::generate::random_level(&mut rng, 2 + round % 3, 6, 10);
+            let Ok(level) = text.parse::<Level>() else {
+                continue;
+            };
+            let mut start: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
+            start.sort_unstable();
+            let player = level.player().index() as u16;
+            for layer in [Layer::Move, Layer::Push] {
+                let Some(mut ball) = Ball::new(&level, layer, 64 << 20) else {
+                    continue;
+                };
+                assert!(ball.worth_growing(u32::MAX), "{text}");
+                let mut before = ball.bound(&start, player);
+                while ball.radius() < 40 && !ball.edge.is_empty() {
+                    let states = ball.states;
+                    ball.grow(&level, states, &|| false);
+                    let r = ball.radius();
+                    let now = ball.bound(&start, player);
+                    assert!(now <= r + 1, "{text}");
+                    // One layer more (radius 0 answers 0 for everything).
+                    assert!(
+                        now >= before && (before == 0 || now <= before + 1),
+                        "{text}"
+                    );
+                    before = now;
+                    for l in 0..ball.layouts() as u32 {
+                        let boxes = ball.layout(l).to_vec();
+                        for p in 0..ball.n as u16 {
+                            if !boxes.contains(&p) {
+                                assert!(ball.bound(&boxes, p) <= r + 1, "{text}");
+                            }
+                        }
+                    }
+                    assert!(ball.worth_growing(r + GROW_REACH), "{text}");
+                    assert!(!ball.worth_growing(r + GROW_REACH + 1), "{text}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 200, "{checked}");
+    }
 }
