@@ -163,10 +163,7 @@ impl Ball {
             resume: (0, Vec::new()),
             stop_every: STOP_EVERY,
             states: 0,
-            budget: Budget {
-                bytes: 0,
-                limit: bytes,
-            },
+            budget: Budget::new(bytes),
         };
         ball.budget.bytes += ball.index.bytes();
         let mut goals: Vec<u16> = level.goals().iter().map(|g| g.index() as u16).collect();
@@ -411,11 +408,8 @@ impl Ball {
         }
         self.words.extend_from_slice(boxes);
         self.dist.resize(self.dist.len() + self.n, UNSEEN);
-        let (words, k) = (&self.words, self.k);
         self.index
-            .insert(key.0, slot, l, &mut self.budget, |l| {
-                &words[l as usize * k..l as usize * k + k]
-            })
+            .insert(key.0, slot, l, &mut self.budget)
             .then_some(l)
     }
 

@@ -1,13 +1,47 @@
 //! Memory accounting against `--memory-mib`: every table of the search grows through it.
 
+use std::time::{Duration, Instant};
+
+use crate::solution::SolveError;
+
 /// Memory accounting against `--memory-mib`.
 #[derive(Debug)]
 pub(super) struct Budget {
     pub(super) bytes: u64,
     pub(super) limit: u64,
+    /// When the search that owns it stops on the clock: a table does not start growing
+    /// when the growth would not end by then ([`Budget::runs_out_within`]).
+    pub(super) deadline: Option<Instant>,
+    /// A table met its limit because it did not grow for the clock: a stop on this
+    /// budget is a stop on time ([`Budget::reason`]).
+    pub(super) late: bool,
 }
 
 impl Budget {
+    /// A budget of `limit` bytes, none used, no deadline.
+    pub(super) fn new(limit: u64) -> Self {
+        Budget {
+            bytes: 0,
+            limit,
+            deadline: None,
+            late: false,
+        }
+    }
+
+    /// Why a search on this budget stopped, given the error it stopped with: a table
+    /// full because it did not grow for the clock ([`Budget::late`]) is a stop on time.
+    pub(super) fn reason(&self, error: SolveError) -> SolveError {
+        match error {
+            SolveError::Memory if self.late => SolveError::Time,
+            e => e,
+        }
+    }
+
+    /// Whether work of `length` started now would pass the deadline.
+    pub(super) fn runs_out_within(&self, length: Duration) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() + length > d)
+    }
+
     /// Makes room for `additional` more elements in `v`, growing it by at least doubling
     /// when the budget allows and counting what it grew by; `false` when it does not.
     ///
@@ -33,16 +67,14 @@ impl Budget {
 #[cfg(test)]
 mod tests {
     use super::Budget;
+    use crate::solution::SolveError;
 
     /// What a vector holds is counted whenever it is grown through [`Budget::room`], also
     /// when several elements are added at once near its capacity (the layouts' box
     /// squares); and `room` refuses past the limit.
     #[test]
     fn the_count_follows_the_capacity() {
-        let mut budget = Budget {
-            bytes: 0,
-            limit: 1 << 20,
-        };
+        let mut budget = Budget::new(1 << 20);
         let mut words: Vec<u16> = Vec::new();
         for k in [1, 3, 15, 15, 2, 15, 7] {
             for _ in 0..2000 {
@@ -58,5 +90,19 @@ mod tests {
         assert!(budget.bytes <= budget.limit);
         let full = words.capacity() - words.len();
         assert!(!budget.room(&mut words, full + budget.limit as usize));
+    }
+
+    /// A stop on a budget whose table did not grow for the clock is a stop on time;
+    /// otherwise the error is what it was.
+    #[test]
+    fn a_late_budget_stops_on_time() {
+        let mut budget = Budget::new(1 << 20);
+        assert_eq!(budget.reason(SolveError::Memory), SolveError::Memory);
+        budget.late = true;
+        assert_eq!(budget.reason(SolveError::Memory), SolveError::Time);
+        assert_eq!(
+            budget.reason(SolveError::Interrupted),
+            SolveError::Interrupted
+        );
     }
 }

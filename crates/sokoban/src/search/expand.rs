@@ -343,10 +343,7 @@ impl<'a> Search<'a> {
         let grid = level.grid();
         let n = grid.cell_count();
         let k = level.boxes().len();
-        let mut budget = Budget {
-            bytes: 0,
-            limit: options.memory_mib.saturating_mul(grid_core::limits::MIB),
-        };
+        let mut budget = Budget::new(options.memory_mib.saturating_mul(grid_core::limits::MIB));
         let table = Table::new(k, n);
         budget.bytes +=
             table.layout_index.bytes() + board.bytes() + pairs.bytes() + pattern.bytes();
@@ -528,6 +525,7 @@ impl<'a> Search<'a> {
             return;
         };
         let (bytes, radius, layouts) = (ball.budget.bytes, ball.radius(), ball.layouts());
+        ball.budget.deadline = self.budget.deadline;
         ball.grow(self.level, plan.states_after(expanded, layer), stop);
         if ball.layouts() > layouts {
             // Layouts not in the ball before may be now.

@@ -244,7 +244,9 @@ pub(crate) fn solve_counting_beside(
         .map(|_| plan);
     let fewest_beside = fewest_beside.filter(|_| options.metric == Metric::Pushes);
     let answer = match search.start() {
-        Ok(true) => run(&mut search, options, deadline, fewest_beside),
+        Ok(true) => {
+            run(&mut search, options, deadline, fewest_beside).map_err(|e| search.budget.reason(e))
+        }
         Ok(false) => Ok(None),
         Err(e) => Err(e),
     };
@@ -418,6 +420,7 @@ fn run(
     let triples_at_once = GroupDeadlocks::triples_bytes(level) <= TRIPLES_AT_ONCE_BYTES;
     let mut expanded = 0u64;
     let mut ball_at = search.ball_plan.map_or(0, |plan| plan.after.max(1));
+    search.budget.deadline = deadline;
     loop {
         let Some((f, state)) = search.queue.pop() else {
             return Ok(None);

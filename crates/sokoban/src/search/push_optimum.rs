@@ -223,7 +223,9 @@ pub(super) fn push_optimum(
 ) -> (Result<Outcome, SolveError>, PushStats, Option<Ball>) {
     let mut search = PushSearch::new(level, board, pairs, pattern, options, pruning);
     search.ball_plan = ball;
-    let found = search.run(options, deadline);
+    let found = search
+        .run(options, deadline)
+        .map_err(|e| search.budget.reason(e));
     search.stats.states = search.parent.len() as u64;
     let mut stats = search.stats;
     let ball = search.ball.take();
@@ -280,10 +282,8 @@ impl<'a> PushSearch<'a> {
         let n = grid.cell_count();
         let k = level.boxes().len();
         let index = Index::new(k + 1, n);
-        let budget = Budget {
-            bytes: index.bytes() + board.bytes() + pairs.bytes() + pattern.bytes(),
-            limit: options.memory_mib.saturating_mul(grid_core::limits::MIB),
-        };
+        let mut budget = Budget::new(options.memory_mib.saturating_mul(grid_core::limits::MIB));
+        budget.bytes = index.bytes() + board.bytes() + pairs.bytes() + pattern.bytes();
         PushSearch {
             level,
             grid,
@@ -413,13 +413,7 @@ impl<'a> PushSearch<'a> {
         self.pushes.push(pushes);
         self.bound.push(bound);
         self.closed.push(false);
-        let all = &self.words;
-        let inserted = self
-            .index
-            .insert(key.0, slot, state, &mut self.budget, |s| {
-                &all[s as usize * stride..(s as usize + 1) * stride]
-            });
-        if !inserted {
+        if !self.index.insert(key.0, slot, state, &mut self.budget) {
             return Err(SolveError::Memory);
         }
         if bound == HOPELESS {
@@ -443,6 +437,7 @@ impl<'a> PushSearch<'a> {
         options: &Options,
         deadline: Option<Instant>,
     ) -> Result<Option<u32>, SolveError> {
+        self.budget.deadline = deadline;
         let level = self.level;
         let k = self.k;
         let mut start: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
@@ -559,6 +554,7 @@ impl<'a> PushSearch<'a> {
             return;
         };
         let (bytes, radius) = (ball.budget.bytes, ball.radius());
+        ball.budget.deadline = self.budget.deadline;
         ball.grow(self.level, plan.states_after(expanded, Layer::Push), stop);
         self.budget.bytes = (self.budget.bytes + ball.budget.bytes).saturating_sub(bytes);
         if ball.radius() > radius {

@@ -199,10 +199,8 @@ impl Table {
             more: EMPTY,
             head: [Member::default(); HEAD_MEMBERS],
         });
-        let (words, k) = (&self.layout_words, self.k);
-        let words_of = |l: u32| &words[l as usize * k..l as usize * k + k];
         self.layout_index
-            .insert(key.0, slot, layout, budget, words_of)
+            .insert(key.0, slot, layout, budget)
             .then_some(layout)
     }
 
