@@ -207,7 +207,7 @@ pub(crate) fn solve_counting_beside(
                 options,
                 Pruning::PiCorrals,
                 (paths, options.bounds.ball.then_some(plan)),
-                first_deadline,
+                (first_deadline, None),
             );
             first_phase = stats;
             push_ball = ball;
@@ -286,12 +286,14 @@ pub fn fewest_pushes(
     options: &Options,
     pruning: Pruning,
 ) -> (Result<Option<u32>, SolveError>, PushStats) {
-    let (answer, stats) = push_optimum_alone(level, options, pruning);
+    let (answer, stats) = push_optimum_alone(level, options, pruning, None);
     (answer.map(|o| o.map(|(pushes, _)| pushes)), stats)
 }
 
 /// [`fewest_pushes`] with a solution that has them (each walk shortest, the moves perhaps
-/// not the fewest among such solutions): the first phase alone, within `options`' limits.
+/// not the fewest among such solutions): the first phase alone, within `options`' limits,
+/// its memory raised to the bytes `more_memory` holds once another thread stores more
+/// there than `--memory-mib` (looked at every [`CLOCK_EVERY`] expansions).
 ///
 /// # Errors
 /// As [`fewest_pushes`].
@@ -299,6 +301,7 @@ pub(crate) fn push_optimum_alone(
     level: &Level,
     options: &Options,
     pruning: Pruning,
+    more_memory: Option<&std::sync::atomic::AtomicU64>,
 ) -> (Result<Option<(u32, String)>, SolveError>, PushStats) {
     let deadline = options.time_limit.map(|t| Instant::now() + t);
     let Some((board, pairs, pattern)) = tables_unless_dead(level, options) else {
@@ -311,7 +314,7 @@ pub(crate) fn push_optimum_alone(
         options,
         pruning,
         (Paths::Skip, options.bounds.ball.then(BallPlan::default)),
-        deadline,
+        (deadline, more_memory),
     );
     let answer = outcome.map(|o| match o {
         Outcome::Solved { pushes, lurd, .. } => Some((pushes, lurd)),

@@ -36,6 +36,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use grid_core::{CellId, Dir, Grid};
@@ -200,29 +201,34 @@ struct PushSearch<'a> {
     ball_from: u32,
     /// The least bound of a state queued so far: whether the ball is worth growing.
     nearest: u32,
+    /// Bytes another thread lets the search grow to, once it has freed them (read every
+    /// [`CLOCK_EVERY`] expansions; `None`: the budget stays `--memory-mib`).
+    more_memory: Option<&'a AtomicU64>,
     stats: PushStats,
 }
 
 /// The fewest pushes of `level` (see the module documentation), with `board`, `pairs`
 /// and `pattern` its tables (the pair deadlocks and the pattern database of pairs),
-/// stopping at `deadline`, what the search did, and the backward ball by pushes when
+/// stopping at `deadline` (its memory raised to what `more_memory` holds, when that
+/// passes `--memory-mib`), what the search did, and the backward ball by pushes when
 /// `ball` asked for one and it was built (also when a limit stopped the search: its
 /// answers hold whatever the search found).
 ///
 /// # Errors
 /// [`SolveError`] when a limit of `options` (or `deadline`) stopped it first; the stats
 /// then carry the proven lower bound.
-pub(super) fn push_optimum(
-    level: &Level,
-    board: &Board<'_>,
-    (pairs, pattern): (&GroupDeadlocks, &PairPushes),
+pub(super) fn push_optimum<'a>(
+    level: &'a Level,
+    board: &'a Board<'a>,
+    (pairs, pattern): (&'a GroupDeadlocks, &'a PairPushes),
     options: &Options,
     pruning: Pruning,
     (paths, ball): (Paths, Option<BallPlan>),
-    deadline: Option<Instant>,
+    (deadline, more_memory): (Option<Instant>, Option<&'a AtomicU64>),
 ) -> (Result<Outcome, SolveError>, PushStats, Option<Ball>) {
     let mut search = PushSearch::new(level, board, pairs, pattern, options, pruning);
     search.ball_plan = ball;
+    search.more_memory = more_memory;
     let found = search
         .run(options, deadline)
         .map_err(|e| search.budget.reason(e));
@@ -314,6 +320,7 @@ impl<'a> PushSearch<'a> {
             ball_plan: None,
             ball_from: 0,
             nearest: HOPELESS,
+            more_memory: None,
             stats: PushStats::default(),
         }
     }
@@ -496,6 +503,9 @@ impl<'a> PushSearch<'a> {
             if expanded % CLOCK_EVERY == 0 {
                 if options.interrupted() {
                     return Err(SolveError::Interrupted);
+                }
+                if let Some(more) = self.more_memory {
+                    self.budget.limit = self.budget.limit.max(more.load(Ordering::Relaxed));
                 }
                 if deadline.is_some_and(|d| Instant::now() >= d) {
                     return Err(SolveError::Time);
