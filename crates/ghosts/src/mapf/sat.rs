@@ -107,13 +107,12 @@ pub fn solve_in_time(
     deadline: Deadline,
     assumptions: impl IntoIterator<Item = i32>,
 ) -> Option<bool> {
-    if deadline.0.is_some() {
-        let within = deadline.for_variables(solver.num_variables());
-        if within.passed() {
-            return None;
-        }
-        solver.set_callbacks(Some(within));
+    let within = deadline.for_variables(solver.num_variables());
+    if within.passed() {
+        return None;
     }
+    // Set at every call, so that the call's deadline is the only one the solver asks.
+    solver.set_callbacks(within.0.map(|_| within));
     solver.solve_with(assumptions)
 }
 
@@ -126,28 +125,21 @@ impl cadical::Callbacks for Deadline {
 /// The CaDiCaL solver the encodings use, stopped at a [`Deadline`].
 pub type Solver = cadical::Solver<Deadline>;
 
-/// A solver that gives up at `deadline` (no callback at all without one).
-pub fn solver_until(deadline: Deadline) -> Solver {
-    let mut solver = Solver::new();
-    if deadline.0.is_some() {
-        solver.set_callbacks(Some(deadline));
-    }
-    solver
+/// A CaDiCaL solver in its default configuration; its calls give up at the deadline
+/// [`solve_in_time`] is given.
+pub fn solver() -> Solver {
+    Solver::new()
 }
 
-/// A solver as [`solver_until`], in CaDiCaL's `plain` configuration: no preprocessing and
+/// A solver as [`solver`], in CaDiCaL's `plain` configuration: no preprocessing and
 /// no inprocessing (variable elimination, subsumption, probing, vivification, ...), only
 /// the search itself. The sum of costs' sessions ([`super::soc::encoding::Session`]) use
 /// it: there single incremental calls of a few hundred conflicts took seconds each in the
 /// default configuration (room-32-32-4 random-1 K = 40: one core of fewer than 1500
 /// conflicts took 31 s), and the proof of that row fell from 37.5 to 17.1 CPU s.
-pub fn plain_solver_until(deadline: Deadline) -> Solver {
+pub fn plain_solver() -> Solver {
     // "plain" is one of CaDiCaL's own configurations; the default solver otherwise.
-    let mut solver = Solver::with_config("plain").unwrap_or_default();
-    if deadline.0.is_some() {
-        solver.set_callbacks(Some(deadline));
-    }
-    solver
+    Solver::with_config("plain").unwrap_or_default()
 }
 
 /// Variables of the encoding at horizon `horizon`, counted without building it, so the
@@ -225,7 +217,7 @@ impl Encoding {
         let options = Options::new(grid);
         let cells = grid.cell_count();
         let t_max = horizon as usize;
-        let mut solver = solver_until(deadline);
+        let mut solver = solver();
         let mut next_var: i32 = 1;
         let mut layers: Vec<Vec<Layer>> = Vec::with_capacity(instance.starts.len());
         // Scratch: the variable of each cell at t and at t + 1 for the current agent.
@@ -481,7 +473,7 @@ mod tests {
 
     #[test]
     fn a_call_whose_margin_has_passed_decides_nothing() {
-        let mut solver = solver_until(Deadline(None));
+        let mut solver = solver();
         for v in 1..=1000 {
             solver.add_clause([v, v + 1]);
         }

@@ -71,9 +71,7 @@ use crate::moves::Options;
 
 use super::pairwise::{Pair, among, min_cover};
 use super::planning::distances;
-use crate::mapf::sat::{
-    Deadline, Solver, drop_off_the_clock, plain_solver_until, solve_in_time, solver_until,
-};
+use crate::mapf::sat::{Deadline, Solver, drop_off_the_clock, plain_solver, solve_in_time, solver};
 
 /// The answer of one decision.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -268,7 +266,7 @@ pub struct Session {
     /// module documentation leaves none).
     exhausted: bool,
     /// Whether its solver runs in CaDiCaL's `plain` configuration
-    /// ([`crate::mapf::sat::plain_solver_until`]).
+    /// ([`crate::mapf::sat::plain_solver`]).
     plain: bool,
     /// A core of the raise named a way out ([`Session::raise`]): the raise stops there.
     stalled: bool,
@@ -347,7 +345,7 @@ impl Session {
     }
 
     /// [`Session::new`], its solver in CaDiCaL's `plain` configuration when `plain`
-    /// ([`crate::mapf::sat::plain_solver_until`]; the default configuration otherwise),
+    /// ([`crate::mapf::sat::plain_solver`]; the default configuration otherwise),
     /// each agent's cells within its own reach when `own` (module documentation).
     ///
     /// # Complexity
@@ -363,11 +361,7 @@ impl Session {
     ) -> Self {
         let longest = longest(instance) as usize;
         let mut session = Session {
-            solver: if plain {
-                plain_solver_until(deadline)
-            } else {
-                solver_until(deadline)
-            },
+            solver: if plain { plain_solver() } else { solver() },
             last_var: 0,
             counted: 0,
             longest,
@@ -400,7 +394,6 @@ impl Session {
     /// with, which still stops the writing of clauses).
     pub fn give_up_at(&mut self, deadline: Deadline) {
         self.deadline = deadline;
-        self.solver.set_callbacks(deadline.0.map(|_| deadline));
     }
 
     /// Whether the deadline cut the encoding short (then it decides nothing).
@@ -1296,7 +1289,7 @@ impl Sessions {
     }
 
     /// These sessions, their solvers in CaDiCaL's `plain` configuration when `plain`
-    /// ([`crate::mapf::sat::plain_solver_until`]: no preprocessing or inprocessing).
+    /// ([`crate::mapf::sat::plain_solver`]: no preprocessing or inprocessing).
     ///
     /// Why: traced on room-32-32-4 random-1 K = 40 (no time limit), the proof's time went
     /// to single calls of [`Session::raise`] that took seconds with a few hundred
