@@ -137,7 +137,10 @@ pub(super) struct Ball {
     stop_every: usize,
     /// The states in the ball.
     states: u64,
-    /// What it holds, counted against its own limit.
+    /// What it holds, counted against its own limit. Without a deadline: an index that
+    /// did not double for the clock would end the ball for good (a layer that does not
+    /// fit is its last), where a growth stopped by the clock is taken up again; its index
+    /// (a few million layouts at most) doubles in a fraction of a second.
     pub(super) budget: Budget,
 }
 

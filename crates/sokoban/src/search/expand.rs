@@ -525,7 +525,6 @@ impl<'a> Search<'a> {
             return;
         };
         let (bytes, radius, layouts) = (ball.budget.bytes, ball.radius(), ball.layouts());
-        ball.budget.deadline = self.budget.deadline;
         ball.grow(self.level, plan.states_after(expanded, layer), stop);
         if ball.layouts() > layouts {
             // Layouts not in the ball before may be now.

@@ -564,7 +564,6 @@ impl<'a> PushSearch<'a> {
             return;
         };
         let (bytes, radius) = (ball.budget.bytes, ball.radius());
-        ball.budget.deadline = self.budget.deadline;
         ball.grow(self.level, plan.states_after(expanded, Layer::Push), stop);
         self.budget.bytes = (self.budget.bytes + ball.budget.bytes).saturating_sub(bytes);
         if ball.radius() > radius {
