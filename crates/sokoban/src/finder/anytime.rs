@@ -19,7 +19,7 @@
 //! # Complexity
 //! That of the two searches, within `--time-limit` and `--memory-mib`.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use grid_core::limits::MIB;
@@ -28,7 +28,7 @@ use super::{Direction, Guide, Halt, Options as FinderOptions, find};
 use crate::board::Board;
 use crate::matching::Matcher;
 use crate::parse::Level;
-use crate::search::PushProof;
+use crate::search::{FewestBeside, PushProof};
 use crate::solution::{Interrupt, Metric, Options, Solution, SolveError};
 
 /// The share of `--time-limit` the forward runs of the finder may take (it stops as
@@ -127,7 +127,7 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
         ..exact_options.clone()
     };
     // The fewest pushes once proven beside, for the exact search's ceiling.
-    let fewest = AtomicU32::new(u32::MAX);
+    let fewest = FewestBeside::new();
     // The memory the fewest pushes beside may grow to once the exact search's thread is
     // done with its own (its share handed over).
     let handed = AtomicU64::new(0);
@@ -157,8 +157,8 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
                 ),
                 _ => Beside::default(),
             };
-            if let Some((pushes, _)) = beside.fewest {
-                fewest.store(pushes, Ordering::Relaxed);
+            if let Some((pushes, lurd)) = &beside.fewest {
+                fewest.publish(*pushes, lurd);
             }
             (found, beside)
         });
@@ -338,7 +338,7 @@ fn exact(
     options: &Options,
     time_limit: Option<Duration>,
     found: Option<&str>,
-    fewest_beside: Option<&AtomicU32>,
+    fewest_beside: Option<&FewestBeside>,
 ) -> Exact {
     let exact = Options {
         time_limit,
@@ -1011,9 +1011,7 @@ mod tests {
     /// end; a ceiling one push too low loses it; by moves, no ceiling is taken.
     #[test]
     fn the_ceiling_from_beside_keeps_both_optima() {
-        use std::sync::atomic::AtomicU32;
-
-        use crate::search::{BallPlan, PushProof, Stats, solve_counting_beside};
+        use crate::search::{BallPlan, FewestBeside, PushProof, Stats, solve_counting_beside};
 
         let text = include_str!("../../../../testdata/sokoban/microban-fast.in");
         let levels: Vec<_> = Collection::new(text.as_bytes(), crate::DEFAULT_MAX_CELLS)
@@ -1022,8 +1020,12 @@ mod tests {
         let (mut taken, mut lost) = (0, 0);
         for level in &levels {
             // The answer by `metric` with the fewest pushes `beside`, and what it did.
-            let by = |metric, beside: Option<u32>| -> (Option<Solution>, Stats) {
-                let fewest = beside.map(AtomicU32::new);
+            let by = |metric, beside: Option<(u32, &str)>| -> (Option<Solution>, Stats) {
+                let fewest = beside.map(|(pushes, lurd)| {
+                    let fewest = FewestBeside::new();
+                    fewest.publish(pushes, lurd);
+                    fewest
+                });
                 let options = Options {
                     metric,
                     ..Options::default()
@@ -1040,7 +1042,7 @@ mod tests {
             let Some(optimum) = by(Metric::Pushes, None).0 else {
                 continue;
             };
-            let (answer, stats) = by(Metric::Pushes, Some(optimum.pushes()));
+            let (answer, stats) = by(Metric::Pushes, Some((optimum.pushes(), optimum.lurd())));
             let answer = answer.unwrap();
             assert_eq!(
                 (answer.pushes(), answer.moves(), answer.is_proven()),
@@ -1052,10 +1054,11 @@ mod tests {
             if stats.over_ceiling > 0 {
                 taken += 1;
                 let counts = |s: Option<Solution>| s.map(|s| (s.pushes(), s.moves()));
-                let wrong = by(Metric::Pushes, Some(optimum.pushes() - 1)).0;
+                let too_low = Some((optimum.pushes() - 1, optimum.lurd()));
+                let wrong = by(Metric::Pushes, too_low).0;
                 lost += usize::from(counts(wrong) != counts(Some(optimum.clone())));
                 assert_eq!(
-                    counts(by(Metric::Moves, Some(optimum.pushes() - 1)).0),
+                    counts(by(Metric::Moves, too_low).0),
                     counts(by(Metric::Moves, None).0)
                 );
             }

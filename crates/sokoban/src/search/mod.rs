@@ -79,6 +79,7 @@ mod walker;
 mod walks;
 
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use grid_core::{CellId, Dir};
@@ -179,7 +180,7 @@ pub(crate) fn solve_counting_beside(
     options: &Options,
     proof: PushProof,
     plan: BallPlan,
-    fewest_beside: Option<&AtomicU32>,
+    fewest_beside: Option<&FewestBeside>,
 ) -> (Result<Option<Solution>, SolveError>, Stats) {
     let deadline = options.time_limit.map(|t| Instant::now() + t);
     let Some((board, pairs, pattern)) = tables_unless_dead(level, options) else {
@@ -256,10 +257,14 @@ pub(crate) fn solve_counting_beside(
     stats.first_phase = first_phase;
     stats.bound = stats.bound.max(first_phase.bound);
     let answer = match (answer, fewest_pushes) {
-        (Err(_), Some((pushes, lurd))) => {
-            stats.bound = stats.bound.max(pushes);
-            Ok(Some(Solution::unproven(lurd, pushes)))
-        }
+        (Err(e), fewest) => match fewest.or_else(|| fewest_beside?.solution()) {
+            Some((pushes, lurd)) => {
+                stats.bound = stats.bound.max(pushes);
+                let lurd = spliced(level, &search.table, &mut search.walker, lurd);
+                Ok(Some(Solution::unproven(lurd, pushes)))
+            }
+            None => Err(e),
+        },
         (answer, _) => answer,
     };
     (answer, stats)
@@ -271,6 +276,52 @@ fn first_stats(first_phase: PushStats) -> Stats {
         bound: first_phase.bound,
         first_phase,
         ..Stats::default()
+    }
+}
+
+/// The fewest pushes proven by a search beside the exact one (`--metric pushes` on two
+/// threads) and a solution with them: the exact search takes them as its ceiling once
+/// published, and when a limit stops it, answers that solution shortened by what it
+/// reached ([`spliced`]) instead of stopping without one.
+#[derive(Debug)]
+pub(crate) struct FewestBeside {
+    /// The fewest pushes, [`HOPELESS`] (no ceiling) until published.
+    pushes: AtomicU32,
+    lurd: Mutex<Option<String>>,
+}
+
+impl FewestBeside {
+    /// Nothing published yet.
+    pub(crate) fn new() -> Self {
+        FewestBeside {
+            pushes: AtomicU32::new(HOPELESS),
+            lurd: Mutex::new(None),
+        }
+    }
+
+    /// The fewest pushes are `pushes`, and `lurd` a solution with them (a solution with
+    /// another count of pushes is not answered, [`FewestBeside::solution`]).
+    pub(crate) fn publish(&self, pushes: u32, lurd: &str) {
+        *self.lurd.lock().unwrap_or_else(PoisonError::into_inner) = Some(lurd.to_owned());
+        // Released after the solution, so that whoever reads the pushes finds it.
+        self.pushes.store(pushes, Ordering::Release);
+    }
+
+    /// The fewest pushes published, or [`HOPELESS`] (no ceiling).
+    pub(crate) fn pushes(&self) -> u32 {
+        self.pushes.load(Ordering::Acquire)
+    }
+
+    /// The fewest pushes and their solution, once published (when it has as many).
+    fn solution(&self) -> Option<(u32, String)> {
+        let pushes = self.pushes();
+        let lurd = self
+            .lurd
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()?;
+        let own = lurd.chars().filter(char::is_ascii_uppercase).count();
+        (pushes != HOPELESS && u32::try_from(own) == Ok(pushes)).then_some((pushes, lurd))
     }
 }
 
@@ -416,7 +467,7 @@ fn run(
     search: &mut Search<'_>,
     options: &Options,
     deadline: Option<Instant>,
-    fewest_beside: Option<&AtomicU32>,
+    fewest_beside: Option<&FewestBeside>,
 ) -> Result<Option<Solution>, SolveError> {
     let level = search.level();
     let k = level.boxes().len();
@@ -462,7 +513,7 @@ fn run(
                 return Err(SolveError::Time);
             }
             if let Some(fewest) = fewest_beside {
-                search.lower_ceiling(fewest.load(Ordering::Relaxed));
+                search.lower_ceiling(fewest.pushes());
             }
         }
         search.expand(&info)?;
@@ -514,6 +565,103 @@ fn read_solution(level: &Level, table: &Table, state: u32, walker: &mut Walker) 
     moves
 }
 
+/// `lurd`, a solution with the fewest pushes P, shortened where the exact search under
+/// the ceiling P, stopped by a limit, reached one of its layouts in fewer moves: the
+/// search's way to that layout, then a shortest walk to the solution's next push, then
+/// the rest of the solution as it is. `lurd` itself when no layout of it was reached
+/// more cheaply.
+///
+/// Why it holds: a state of the table with the layout the solution has after `j` pushes
+/// has `j` pushes too (fewer would make a solution with fewer than P, and the ceiling
+/// keeps no state with more that could still make P), and the table's way back to it is
+/// legal; the rest of the solution starts from the layout alone and a walk to its next
+/// push, whatever square the player came in on. The result is checked by replaying it
+/// and kept only when it is legal with P pushes and fewer moves.
+///
+/// Why: the second phase of `--metric pushes` on XSokoban stops on a limit long before
+/// it proves the fewest moves, and the first phase's solution takes its pushes in the
+/// order the first phase found, each walk shortest, where the second phase has often
+/// found cheaper orders of the first pushes.
+///
+/// # Complexity
+/// One walk O(cells) per push of `lurd` whose layout the table holds, one layout lookup
+/// O(k) per push, and a replay O(moves x k).
+fn spliced(level: &Level, table: &Table, walker: &mut Walker, lurd: String) -> String {
+    let grid = level.grid();
+    let k = level.boxes().len();
+    let mut boxes: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
+    let mut player = level.player();
+    let mut occupied = vec![false; grid.cell_count()];
+    let mut sorted = vec![0u16; k];
+    let mut members = Vec::new();
+    // The best splice: its moves in all, the table's state, the square behind the box
+    // of the next push and the position of that push's letter in `lurd`.
+    let mut best: Option<(usize, u32, CellId, usize)> = None;
+    let mut pushes = 0u32;
+    for (at, letter) in lurd.char_indices() {
+        let Some(dir) = Dir::ALL
+            .into_iter()
+            .find(|&d| walk_letter(d) == letter || push_letter(d) == letter)
+        else {
+            return lurd;
+        };
+        let Some(next) = grid.neighbour(player, dir) else {
+            return lurd;
+        };
+        if push_letter(dir) == letter {
+            sorted.copy_from_slice(&boxes);
+            sorted.sort_unstable();
+            let key = table.layout_index.key(&sorted);
+            if let Ok(layout) = table.find_layout(&sorted, key) {
+                table.members(layout, &mut members);
+                for &b in &boxes {
+                    occupied[usize::from(b)] = true;
+                }
+                // A walk from the square behind the box reaches the members' squares
+                // by the same steps reversed.
+                walker.run(grid, &occupied, player);
+                for &b in &boxes {
+                    occupied[usize::from(b)] = false;
+                }
+                for m in &members {
+                    let info = table.info[m.state as usize];
+                    let Some(walk) = walker.distance(CellId::new(usize::from(m.player))) else {
+                        continue;
+                    };
+                    let moves = info.cost[1] as usize + walk as usize + (lurd.len() - at);
+                    if info.cost[0] == pushes && best.is_none_or(|b| moves < b.0) {
+                        best = Some((moves, m.state, player, at));
+                    }
+                }
+            }
+            let Some(b) = boxes.iter_mut().find(|b| usize::from(**b) == next.index()) else {
+                return lurd;
+            };
+            let Some(to) = grid.neighbour(next, dir) else {
+                return lurd;
+            };
+            *b = to.index() as u16;
+            pushes += 1;
+        }
+        player = next;
+    }
+    let Some((_, state, behind, at)) = best.filter(|b| b.0 < lurd.len()) else {
+        return lurd;
+    };
+    let mut shorter = read_solution(level, table, state, walker);
+    let info = table.info[state as usize];
+    for &b in table.layout(info.layout) {
+        occupied[usize::from(b)] = true;
+    }
+    walker.run(grid, &occupied, CellId::new(usize::from(info.player)));
+    shorter.extend(walker.walk_to(grid, behind).into_iter().map(walk_letter));
+    shorter.push_str(&lurd[at..]);
+    match crate::verify::verify(level, &shorter) {
+        Ok(counts) if counts.pushes == pushes && shorter.len() < lurd.len() => shorter,
+        _ => lurd,
+    }
+}
+
 /// The matching bound on the pushes of the boxes `boxes` with the player on `player`,
 /// each box's push distances taken from the sides of it the player reaches with that box
 /// alone ([`Board::distance_from`]), or [`HOPELESS`] when there is no matching. At least
@@ -556,4 +704,54 @@ pub(super) fn walk_letter(dir: Dir) -> char {
 /// The LURD letter of a push: `L U R D`.
 pub(super) fn push_letter(dir: Dir) -> char {
     walk_letter(dir).to_ascii_uppercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use grid_core::rng::SplitMix64;
+
+    use super::*;
+    use crate::{Collection, generate, verify::verify};
+
+    /// A solution with the fewest pushes, spliced with the exact search's table under
+    /// their ceiling (here run to its end, so the table holds the cheapest way to every
+    /// layout it took), stays legal with as many pushes, never has more moves than it had
+    /// nor fewer than the optimum, and is often shorter than the first phase's.
+    #[test]
+    fn a_spliced_solution_is_legal_and_between_the_optimum_and_the_first_phases() {
+        let mut rng = SplitMix64::new(23);
+        let (mut spliced_at_all, mut levels) = (0, 0);
+        for round in 0..400 {
+            let text = generate::random_level(&mut rng, 2 + round % 4, 9, 9);
+            let Some(Ok(level)) = Collection::new(text.as_bytes(), 4096).next() else {
+                continue;
+            };
+            let options = Options::default();
+            let Ok(Some(optimum)) = crate::solve(&level, &options) else {
+                continue;
+            };
+            let (Ok(Some((pushes, first))), _) =
+                push_optimum_alone(&level, &options, Pruning::PiCorrals, None)
+            else {
+                panic!("level {round}: the first phase found no solution");
+            };
+            assert_eq!(pushes, optimum.pushes());
+            let (board, pairs, pattern) = tables_unless_dead(&level, &options).unwrap();
+            let mut search = Search::new(&level, board, pairs, pattern, &options, pushes, None);
+            assert!(search.start().unwrap());
+            let solved = run(&mut search, &options, None, None).unwrap().unwrap();
+            assert_eq!(solved.moves(), optimum.moves());
+            let shorter = spliced(&level, &search.table, &mut search.walker, first.clone());
+            let counts = verify(&level, &shorter).unwrap();
+            assert_eq!(counts.pushes, pushes, "level {round}");
+            assert!(counts.moves as usize <= first.len(), "level {round}");
+            assert!(counts.moves >= optimum.moves(), "level {round}");
+            levels += 1;
+            spliced_at_all += usize::from(shorter.len() < first.len());
+        }
+        assert!(
+            levels >= 100 && spliced_at_all >= 10,
+            "{levels} levels, {spliced_at_all} shortened"
+        );
+    }
 }
