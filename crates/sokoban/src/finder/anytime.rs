@@ -28,7 +28,7 @@ use super::{Direction, Guide, Halt, Options as FinderOptions, find};
 use crate::board::Board;
 use crate::matching::Matcher;
 use crate::parse::Level;
-use crate::search::{FewestBeside, PushProof};
+use crate::search::{PushProof, SolutionsBeside};
 use crate::solution::{Interrupt, Metric, Options, Solution, SolveError};
 
 /// The share of `--time-limit` the forward runs of the finder may take (it stops as
@@ -71,11 +71,15 @@ pub(crate) fn solve(level: &Level, options: &Options) -> Result<Option<Solution>
         (limit, _) => limit,
     };
     let left = time_limit.map(|t| t.saturating_sub(started.elapsed()));
-    let (limit, bound) = match exact(level, options, left, found.as_deref(), None) {
+    let (limit, bound, improved) = match exact(level, options, left, found.as_deref(), None) {
         Exact::Settled(answer) => return Ok(answer),
-        Exact::Stopped { limit, bound } => (limit, bound),
+        Exact::Stopped {
+            limit,
+            bound,
+            improved,
+        } => (limit, bound, improved),
     };
-    match found {
+    match improved.or(found) {
         Some(lurd) => Ok(Some(Solution::unproven(lurd, bound))),
         None if limit == SolveError::Interrupted || options.time_limit.is_none() => Err(limit),
         None => match last_chance(level, options, started) {
@@ -127,7 +131,7 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
         ..exact_options.clone()
     };
     // The fewest pushes once proven beside, for the exact search's ceiling.
-    let fewest = FewestBeside::new();
+    let fewest = SolutionsBeside::new();
     // The memory the fewest pushes beside may grow to once the exact search's thread is
     // done with its own (its share handed over).
     let handed = AtomicU64::new(0);
@@ -137,6 +141,9 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
                 Ok(answer) => Ok(answer),
                 Err(()) => last_chance(level, &finder_options, started),
             };
+            if let Ok(Some(lurd)) = &found {
+                fewest.publish_found(lurd);
+            }
             if let Ok(answer) = &found {
                 // Found, or ran out of states (unsolvable): the other thread's finder
                 // has nothing left to find.
@@ -185,6 +192,9 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
         let (found, beside) = finder
             .join()
             .unwrap_or((Err(Halt::Stopped), Beside::default()));
+        // The finder's solution as the exact search left it (improved when it stopped
+        // after the finder had found).
+        let found = found.map(|answer| answer.map(|lurd| fewest.found().unwrap_or(lurd)));
         let found = match (found, helped) {
             (Ok(answer), _) => Ok(answer),
             (_, Ok(answer)) => Ok(answer),
@@ -326,8 +336,14 @@ enum Exact {
     /// The answer: proven optimal, proven unsolvable, or the fewest pushes proven (the
     /// first phase's solution, or the finder's when it has as few pushes and fewer moves).
     Settled(Option<Solution>),
-    /// Stopped by `limit` with the metric's first key proven at least `bound`.
-    Stopped { limit: SolveError, bound: u32 },
+    /// Stopped by `limit` with the metric's first key proven at least `bound`; the
+    /// finder's solution it was given, improved by what it reached when it could be
+    /// (`search::spliced`).
+    Stopped {
+        limit: SolveError,
+        bound: u32,
+        improved: Option<String>,
+    },
 }
 
 /// The exact search on `level` within `time_limit` (from now), the finder's solution
@@ -338,7 +354,7 @@ fn exact(
     options: &Options,
     time_limit: Option<Duration>,
     found: Option<&str>,
-    fewest_beside: Option<&FewestBeside>,
+    fewest_beside: Option<&SolutionsBeside>,
 ) -> Exact {
     let exact = Options {
         time_limit,
@@ -354,12 +370,23 @@ fn exact(
         }
         _ => PushProof::OneSearch,
     };
+    // The finder's solution given here, for the exact search to improve when it stops
+    // (on two threads the finder's thread publishes its own to `fewest_beside`).
+    let own = SolutionsBeside::new();
+    let beside = match (fewest_beside, found) {
+        (Some(beside), _) => Some(beside),
+        (None, Some(lurd)) => {
+            own.publish_found(lurd);
+            Some(&own)
+        }
+        (None, None) => None,
+    };
     let (answer, stats) = crate::search::solve_counting_beside(
         level,
         &exact,
         proof,
         crate::search::BallPlan::default(),
-        fewest_beside,
+        beside,
     );
     match answer {
         Ok(Some(solution)) if !solution.is_proven() => Exact::Settled(Some(match found {
@@ -372,6 +399,7 @@ fn exact(
         Err(limit) => Exact::Stopped {
             limit,
             bound: start_bound(level).max(stats.bound),
+            improved: found.and(own.found()),
         },
     }
 }
@@ -392,7 +420,11 @@ fn again(level: &Level, options: &Options, started: Instant, lurd: String, bound
         Exact::Settled(Some(solution)) => solution,
         // Not reached: the finder's solution replays, so the level is solvable.
         Exact::Settled(None) => Solution::unproven(lurd, bound),
-        Exact::Stopped { bound: again, .. } => Solution::unproven(lurd, bound.max(again)),
+        Exact::Stopped {
+            bound: again,
+            improved,
+            ..
+        } => Solution::unproven(improved.unwrap_or(lurd), bound.max(again)),
     }
 }
 
@@ -844,6 +876,7 @@ mod tests {
         let memory = Exact::Stopped {
             limit: SolveError::Memory,
             bound: 0,
+            improved: None,
         };
         let (mut found, mut unsolvable) = (0, 0);
         for level in &levels {
@@ -861,6 +894,7 @@ mod tests {
             let time = Exact::Stopped {
                 limit: SolveError::Time,
                 bound: 0,
+                improved: None,
             };
             assert_eq!(
                 help(level, &time, &timed, Instant::now()),
@@ -1011,7 +1045,7 @@ mod tests {
     /// end; a ceiling one push too low loses it; by moves, no ceiling is taken.
     #[test]
     fn the_ceiling_from_beside_keeps_both_optima() {
-        use crate::search::{BallPlan, FewestBeside, PushProof, Stats, solve_counting_beside};
+        use crate::search::{BallPlan, PushProof, SolutionsBeside, Stats, solve_counting_beside};
 
         let text = include_str!("../../../../testdata/sokoban/microban-fast.in");
         let levels: Vec<_> = Collection::new(text.as_bytes(), crate::DEFAULT_MAX_CELLS)
@@ -1022,7 +1056,7 @@ mod tests {
             // The answer by `metric` with the fewest pushes `beside`, and what it did.
             let by = |metric, beside: Option<(u32, &str)>| -> (Option<Solution>, Stats) {
                 let fewest = beside.map(|(pushes, lurd)| {
-                    let fewest = FewestBeside::new();
+                    let fewest = SolutionsBeside::new();
                     fewest.publish(pushes, lurd);
                     fewest
                 });
@@ -1075,6 +1109,7 @@ mod tests {
         let stopped = || Exact::Stopped {
             limit: SolveError::Time,
             bound: 5,
+            improved: None,
         };
         let options = Options::default();
         let beside = |fewest: Option<(u32, &str)>, bound| Beside {

@@ -180,7 +180,7 @@ pub(crate) fn solve_counting_beside(
     options: &Options,
     proof: PushProof,
     plan: BallPlan,
-    fewest_beside: Option<&FewestBeside>,
+    fewest_beside: Option<&SolutionsBeside>,
 ) -> (Result<Option<Solution>, SolveError>, Stats) {
     let deadline = options.time_limit.map(|t| Instant::now() + t);
     let Some((board, pairs, pattern)) = tables_unless_dead(level, options) else {
@@ -260,10 +260,29 @@ pub(crate) fn solve_counting_beside(
         (Err(e), fewest) => match fewest.or_else(|| fewest_beside?.solution()) {
             Some((pushes, lurd)) => {
                 stats.bound = stats.bound.max(pushes);
-                let lurd = spliced(level, &search.table, &mut search.walker, lurd);
+                let lurd = spliced(
+                    level,
+                    &search.table,
+                    &mut search.walker,
+                    lurd,
+                    options.metric,
+                );
                 Ok(Some(Solution::unproven(lurd, pushes)))
             }
-            None => Err(e),
+            None => {
+                if let Some(beside) = fewest_beside {
+                    beside.improve_found(|lurd| {
+                        spliced(
+                            level,
+                            &search.table,
+                            &mut search.walker,
+                            lurd,
+                            options.metric,
+                        )
+                    });
+                }
+                Err(e)
+            }
         },
         (answer, _) => answer,
     };
@@ -279,28 +298,52 @@ fn first_stats(first_phase: PushStats) -> Stats {
     }
 }
 
-/// The fewest pushes proven by a search beside the exact one (`--metric pushes` on two
-/// threads) and a solution with them: the exact search takes them as its ceiling once
-/// published, and when a limit stops it, answers that solution shortened by what it
-/// reached ([`spliced`]) instead of stopping without one.
+/// What the searches beside the exact one found: the fewest pushes proven (`--metric
+/// pushes` on two threads) and a solution with them, which the exact search takes as its
+/// ceiling once published and, when a limit stops it, answers shortened by what it
+/// reached ([`spliced`]); and the finder's solution, which the exact search stopped by a
+/// limit leaves improved the same way for the answer.
 #[derive(Debug)]
-pub(crate) struct FewestBeside {
+pub(crate) struct SolutionsBeside {
     /// The fewest pushes, [`HOPELESS`] (no ceiling) until published.
     pushes: AtomicU32,
     lurd: Mutex<Option<String>>,
+    found: Mutex<Option<String>>,
 }
 
-impl FewestBeside {
+impl SolutionsBeside {
     /// Nothing published yet.
     pub(crate) fn new() -> Self {
-        FewestBeside {
+        SolutionsBeside {
             pushes: AtomicU32::new(HOPELESS),
             lurd: Mutex::new(None),
+            found: Mutex::new(None),
+        }
+    }
+
+    /// `lurd` is the finder's solution.
+    pub(crate) fn publish_found(&self, lurd: &str) {
+        *self.found.lock().unwrap_or_else(PoisonError::into_inner) = Some(lurd.to_owned());
+    }
+
+    /// The finder's solution, as published or improved since.
+    pub(crate) fn found(&self) -> Option<String> {
+        self.found
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The finder's solution replaced by what `improve` makes of it, when there is one.
+    fn improve_found(&self, improve: impl FnOnce(String) -> String) {
+        let mut found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(lurd) = found.take() {
+            *found = Some(improve(lurd));
         }
     }
 
     /// The fewest pushes are `pushes`, and `lurd` a solution with them (a solution with
-    /// another count of pushes is not answered, [`FewestBeside::solution`]).
+    /// another count of pushes is not answered, [`SolutionsBeside::solution`]).
     pub(crate) fn publish(&self, pushes: u32, lurd: &str) {
         *self.lurd.lock().unwrap_or_else(PoisonError::into_inner) = Some(lurd.to_owned());
         // Released after the solution, so that whoever reads the pushes finds it.
@@ -467,7 +510,7 @@ fn run(
     search: &mut Search<'_>,
     options: &Options,
     deadline: Option<Instant>,
-    fewest_beside: Option<&FewestBeside>,
+    fewest_beside: Option<&SolutionsBeside>,
 ) -> Result<Option<Solution>, SolveError> {
     let level = search.level();
     let k = level.boxes().len();
@@ -565,39 +608,51 @@ fn read_solution(level: &Level, table: &Table, state: u32, walker: &mut Walker) 
     moves
 }
 
-/// `lurd`, a solution with the fewest pushes P, shortened where the exact search under
-/// the ceiling P, stopped by a limit, reached one of its layouts in fewer moves: the
-/// search's way to that layout, then a shortest walk to the solution's next push, then
-/// the rest of the solution as it is. `lurd` itself when no layout of it was reached
-/// more cheaply.
+/// `lurd`, a legal solution, improved by the metric's order where the exact search,
+/// stopped by a limit, reached one of its layouts more cheaply: the search's way to that
+/// layout, then a shortest walk to the solution's next push, then the rest of the solution
+/// as it is. `lurd` itself when no layout of it was reached more cheaply.
 ///
-/// Why it holds: a state of the table with the layout the solution has after `j` pushes
-/// has `j` pushes too (fewer would make a solution with fewer than P, and the ceiling
-/// keeps no state with more that could still make P), and the table's way back to it is
-/// legal; the rest of the solution starts from the layout alone and a walk to its next
-/// push, whatever square the player came in on. The result is checked by replaying it
-/// and kept only when it is legal with P pushes and fewer moves.
+/// Why it holds: the table's way back to a state is legal, and the rest of the solution
+/// starts from the layout alone and a walk to its next push, whatever square the player
+/// came in on. The result is checked by replaying it and kept only when it is legal and
+/// cheaper. Under a ceiling of P proven pushes, a solution with P pushes stays at P: a
+/// state of the layout the solution has after `j` pushes cannot have fewer than `j`
+/// (there would be a solution with fewer than P), and one with more makes more than P.
 ///
 /// Why: the second phase of `--metric pushes` on XSokoban stops on a limit long before
 /// it proves the fewest moves, and the first phase's solution takes its pushes in the
 /// order the first phase found, each walk shortest, where the second phase has often
-/// found cheaper orders of the first pushes.
+/// found cheaper orders of the first pushes; the finder's solutions begin with detours
+/// the exact search has the cheapest ways around.
 ///
 /// # Complexity
 /// One walk O(cells) per push of `lurd` whose layout the table holds, one layout lookup
 /// O(k) per push, and a replay O(moves x k).
-fn spliced(level: &Level, table: &Table, walker: &mut Walker, lurd: String) -> String {
+fn spliced(
+    level: &Level,
+    table: &Table,
+    walker: &mut Walker,
+    lurd: String,
+    metric: Metric,
+) -> String {
     let grid = level.grid();
     let k = level.boxes().len();
+    let total = lurd.chars().filter(char::is_ascii_uppercase).count() as u64;
+    // (pushes, moves) in the metric's order.
+    let ordered = |pushes: u64, moves: u64| match metric {
+        Metric::Pushes => [pushes, moves],
+        Metric::Moves => [moves, pushes],
+    };
     let mut boxes: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
     let mut player = level.player();
     let mut occupied = vec![false; grid.cell_count()];
     let mut sorted = vec![0u16; k];
     let mut members = Vec::new();
-    // The best splice: its moves in all, the table's state, the square behind the box
-    // of the next push and the position of that push's letter in `lurd`.
-    let mut best: Option<(usize, u32, CellId, usize)> = None;
-    let mut pushes = 0u32;
+    // The best splice: its cost in all, the table's state, the square behind the box of
+    // the next push and the position of that push's letter in `lurd`.
+    let mut best = (ordered(total, lurd.len() as u64), None);
+    let mut pushes = 0u64;
     for (at, letter) in lurd.char_indices() {
         let Some(dir) = Dir::ALL
             .into_iter()
@@ -624,13 +679,21 @@ fn spliced(level: &Level, table: &Table, walker: &mut Walker, lurd: String) -> S
                     occupied[usize::from(b)] = false;
                 }
                 for m in &members {
-                    let info = table.info[m.state as usize];
                     let Some(walk) = walker.distance(CellId::new(usize::from(m.player))) else {
                         continue;
                     };
-                    let moves = info.cost[1] as usize + walk as usize + (lurd.len() - at);
-                    if info.cost[0] == pushes && best.is_none_or(|b| moves < b.0) {
-                        best = Some((moves, m.state, player, at));
+                    let info = table.info[m.state as usize];
+                    let [first, second] = info.cost.map(u64::from);
+                    let (p, moves) = match metric {
+                        Metric::Pushes => (first, second),
+                        Metric::Moves => (second, first),
+                    };
+                    let cost = ordered(
+                        p + total - pushes,
+                        moves + u64::from(walk) + (lurd.len() - at) as u64,
+                    );
+                    if cost < best.0 {
+                        best = (cost, Some((m.state, player, at)));
                     }
                 }
             }
@@ -645,7 +708,7 @@ fn spliced(level: &Level, table: &Table, walker: &mut Walker, lurd: String) -> S
         }
         player = next;
     }
-    let Some((_, state, behind, at)) = best.filter(|b| b.0 < lurd.len()) else {
+    let Some((state, behind, at)) = best.1 else {
         return lurd;
     };
     let mut shorter = read_solution(level, table, state, walker);
@@ -657,7 +720,9 @@ fn spliced(level: &Level, table: &Table, walker: &mut Walker, lurd: String) -> S
     shorter.extend(walker.walk_to(grid, behind).into_iter().map(walk_letter));
     shorter.push_str(&lurd[at..]);
     match crate::verify::verify(level, &shorter) {
-        Ok(counts) if counts.pushes == pushes && shorter.len() < lurd.len() => shorter,
+        Ok(c) if ordered(c.pushes.into(), c.moves.into()) < ordered(total, lurd.len() as u64) => {
+            shorter
+        }
         _ => lurd,
     }
 }
@@ -741,7 +806,13 @@ mod tests {
             assert!(search.start().unwrap());
             let solved = run(&mut search, &options, None, None).unwrap().unwrap();
             assert_eq!(solved.moves(), optimum.moves());
-            let shorter = spliced(&level, &search.table, &mut search.walker, first.clone());
+            let shorter = spliced(
+                &level,
+                &search.table,
+                &mut search.walker,
+                first.clone(),
+                Metric::Pushes,
+            );
             let counts = verify(&level, &shorter).unwrap();
             assert_eq!(counts.pushes, pushes, "level {round}");
             assert!(counts.moves as usize <= first.len(), "level {round}");
@@ -753,5 +824,54 @@ mod tests {
             levels >= 100 && spliced_at_all >= 10,
             "{levels} levels, {spliced_at_all} shortened"
         );
+    }
+
+    /// The finder's solution (greedy, not optimal), spliced with the exact search's table
+    /// by either metric (the search run to its end, no ceiling), stays legal, never costs
+    /// more in the metric's order nor less than the optimum, and is often cheaper.
+    #[test]
+    fn a_spliced_finder_solution_is_legal_and_no_dearer() {
+        let mut rng = SplitMix64::new(29);
+        for metric in [Metric::Pushes, Metric::Moves] {
+            let (mut cheaper, mut levels) = (0, 0);
+            let ordered = |pushes: u32, moves: u32| match metric {
+                Metric::Pushes => [pushes, moves],
+                Metric::Moves => [moves, pushes],
+            };
+            for round in 0..300 {
+                let text = generate::random_level(&mut rng, 2 + round % 4, 9, 9);
+                let Some(Ok(level)) = Collection::new(text.as_bytes(), 4096).next() else {
+                    continue;
+                };
+                let options = Options {
+                    metric,
+                    ..Options::default()
+                };
+                let Ok(Some(optimum)) = crate::solve(&level, &options) else {
+                    continue;
+                };
+                let finder = crate::finder::Options::default();
+                let Ok(Some(found)) = crate::finder::find(&level, &finder, &mut || false) else {
+                    continue;
+                };
+                let before = verify(&level, &found).unwrap();
+                let (board, pairs, pattern) = tables_unless_dead(&level, &options).unwrap();
+                let mut search =
+                    Search::new(&level, board, pairs, pattern, &options, HOPELESS, None);
+                assert!(search.start().unwrap());
+                run(&mut search, &options, None, None).unwrap().unwrap();
+                let after = spliced(&level, &search.table, &mut search.walker, found, metric);
+                let after = verify(&level, &after).unwrap();
+                let cost = |c: crate::verify::Counts| ordered(c.pushes, c.moves);
+                assert!(cost(after) <= cost(before), "level {round}");
+                assert!(cost(after) >= ordered(optimum.pushes(), optimum.moves()));
+                levels += 1;
+                cheaper += usize::from(cost(after) < cost(before));
+            }
+            assert!(
+                levels >= 100 && cheaper >= 10,
+                "{metric:?}: {levels} levels, {cheaper} cheaper"
+            );
+        }
     }
 }
