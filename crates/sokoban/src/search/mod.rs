@@ -243,10 +243,12 @@ pub(crate) fn solve_counting_beside(
         .ball_plan
         .filter(|_| ceiling == HOPELESS)
         .map(|_| plan);
-    let fewest_beside = fewest_beside.filter(|_| options.metric == Metric::Pushes);
+    // The fewest pushes beside are a ceiling by pushes only; the finder's solution is
+    // improved by either metric.
+    let ceiling_beside = fewest_beside.filter(|_| options.metric == Metric::Pushes);
     let answer = match search.start() {
         Ok(true) => {
-            run(&mut search, options, deadline, fewest_beside).map_err(|e| search.budget.reason(e))
+            run(&mut search, options, deadline, ceiling_beside).map_err(|e| search.budget.reason(e))
         }
         Ok(false) => Ok(None),
         Err(e) => Err(e),
@@ -257,7 +259,7 @@ pub(crate) fn solve_counting_beside(
     stats.first_phase = first_phase;
     stats.bound = stats.bound.max(first_phase.bound);
     let answer = match (answer, fewest_pushes) {
-        (Err(e), fewest) => match fewest.or_else(|| fewest_beside?.solution()) {
+        (Err(e), fewest) => match fewest.or_else(|| ceiling_beside?.solution()) {
             Some((pushes, lurd)) => {
                 stats.bound = stats.bound.max(pushes);
                 let lurd = spliced(
