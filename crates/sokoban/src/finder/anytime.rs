@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use grid_core::limits::MIB;
 
+use super::polish::polish;
 use super::{Direction, Guide, Halt, Options as FinderOptions, find};
 use crate::board::Board;
 use crate::matching::Matcher;
@@ -40,11 +41,26 @@ const FINDER_SHARE: f64 = 0.2;
 /// before it gives way to the exact search: about a million expansions.
 const FINDER_CHECKS_UNTIMED: u32 = 4096;
 
-/// The answer for `level`: see the module documentation and [`crate::solve`].
+/// The answer for `level`: see the module documentation and [`crate::solve`]; an unproven
+/// solution polished in the time left ([`polish`]).
 ///
 /// # Errors
 /// [`SolveError`] when neither search found a solution within the limits.
 pub(crate) fn solve(level: &Level, options: &Options) -> Result<Option<Solution>, SolveError> {
+    let started = Instant::now();
+    let answer = searched(level, options)?;
+    let deadline = options.time_limit.and_then(|t| started.checked_add(t));
+    Ok(match (answer, deadline) {
+        (Some(solution), Some(deadline)) => Some(polish(level, options, solution, deadline)),
+        (answer, _) => answer,
+    })
+}
+
+/// The answer for `level` of the finder and the exact search (see [`solve`]).
+///
+/// # Errors
+/// As [`solve`].
+fn searched(level: &Level, options: &Options) -> Result<Option<Solution>, SolveError> {
     if options.interrupted() {
         return Err(SolveError::Interrupted);
     }

@@ -12,6 +12,8 @@
 //!   on, FESS's macro moves: every place one box reaches as one edge);
 //! - `backward`: pulls from the solved layout towards the start;
 //! - `packing`: the order in which the goals are filled, found backwards;
+//! - `polish`: an unproven solution improved in the time left, by the exact search from
+//!   states along it;
 //! - `corral_deadlock`: pushes that shut a corral whose boxes can never all reach goals;
 //! - `advisor`: FESS's packing advisor, a box sent to the next goal of the packing order
 //!   as one move;
@@ -40,6 +42,7 @@ mod goal_room;
 mod greedy;
 mod hotspots;
 mod packing;
+mod polish;
 mod replay;
 mod store;
 mod walk;
