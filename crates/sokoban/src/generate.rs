@@ -206,6 +206,33 @@ pub fn collection(seed: u64, count: usize, max_boxes: usize, max_side: usize) ->
     text
 }
 
+/// For the tests that improve the finder's solutions: of `rounds` generated levels (2 to
+/// 5 boxes, 9 x 9, from `seed`), those solvable, each with its optimum by `options` and
+/// the finder's solution (greedy, often not optimal).
+#[cfg(test)]
+pub(crate) fn with_finder_solutions(
+    seed: u64,
+    rounds: usize,
+    options: &crate::Options,
+) -> Vec<(crate::Level, crate::Solution, String)> {
+    let mut rng = SplitMix64::new(seed);
+    let mut cases = Vec::new();
+    for round in 0..rounds {
+        let text = random_level(&mut rng, 2 + round % 4, 9, 9);
+        let Some(Ok(level)) = crate::Collection::new(text.as_bytes(), 4096).next() else {
+            continue;
+        };
+        let Ok(Some(optimum)) = crate::solve(&level, options) else {
+            continue;
+        };
+        let finder = crate::finder::Options::default();
+        if let Ok(Some(found)) = crate::finder::find(&level, &finder, &mut || false) {
+            cases.push((level, optimum, found));
+        }
+    }
+    cases
+}
+
 /// The XSB text of the `width`-wide rows `inner`, inside a wall all round.
 fn walled(inner: &[u8], width: usize) -> String {
     let mut text = "#".repeat(width + 2);
