@@ -24,6 +24,16 @@ pub enum Metric {
     Moves,
 }
 
+impl Metric {
+    /// A cost of `pushes` and `moves` as this metric compares it: first key, second key.
+    pub(crate) fn order<T>(self, pushes: T, moves: T) -> [T; 2] {
+        match self {
+            Metric::Pushes => [pushes, moves],
+            Metric::Moves => [moves, pushes],
+        }
+    }
+}
+
 /// How one level is searched ([`crate::solve`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {

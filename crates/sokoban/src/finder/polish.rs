@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use crate::parse::Level;
 use crate::search::{BallPlan, PushProof, SolutionsBeside, solve_counting_beside};
 use crate::show::positions;
-use crate::solution::{Metric, Options, Solution};
+use crate::solution::{Options, Solution};
 use crate::verify::verify;
 
 /// The least time a start's search gets; with less left, the polishing ends.
@@ -49,10 +49,9 @@ pub(crate) fn polish(
         return solution;
     }
     let cost = |lurd: &str| {
-        verify(level, lurd).ok().map(|c| match options.metric {
-            Metric::Pushes => [c.pushes, c.moves],
-            Metric::Moves => [c.moves, c.pushes],
-        })
+        verify(level, lurd)
+            .ok()
+            .map(|c| options.metric.order(c.pushes, c.moves))
     };
     let mut lurd = solution.lurd().to_owned();
     let Some(mut best) = cost(&lurd) else {
@@ -140,10 +139,7 @@ mod tests {
                 metric,
                 ..Options::default()
             };
-            let ordered = |pushes: u32, moves: u32| match metric {
-                Metric::Pushes => [pushes, moves],
-                Metric::Moves => [moves, pushes],
-            };
+            let ordered = |pushes: u32, moves: u32| metric.order(pushes, moves);
             let cases = with_finder_solutions(seed, 150, &options);
             let mut cheaper = 0;
             for (level, optimum, found) in &cases {

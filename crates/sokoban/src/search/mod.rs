@@ -641,11 +641,7 @@ fn spliced(
     let grid = level.grid();
     let k = level.boxes().len();
     let total = lurd.chars().filter(char::is_ascii_uppercase).count() as u64;
-    // (pushes, moves) in the metric's order.
-    let ordered = |pushes: u64, moves: u64| match metric {
-        Metric::Pushes => [pushes, moves],
-        Metric::Moves => [moves, pushes],
-    };
+    let ordered = |pushes: u64, moves: u64| metric.order(pushes, moves);
     let mut boxes: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
     let mut player = level.player();
     let mut occupied = vec![false; grid.cell_count()];
@@ -686,10 +682,8 @@ fn spliced(
                     };
                     let info = table.info[m.state as usize];
                     let [first, second] = info.cost.map(u64::from);
-                    let (p, moves) = match metric {
-                        Metric::Pushes => (first, second),
-                        Metric::Moves => (second, first),
-                    };
+                    // The metric's order swapped back (swapping twice is no swap).
+                    let [p, moves] = metric.order(first, second);
                     let cost = ordered(
                         p + total - pushes,
                         moves + u64::from(walk) + (lurd.len() - at) as u64,
@@ -838,10 +832,7 @@ mod tests {
                 metric,
                 ..Options::default()
             };
-            let ordered = |pushes: u32, moves: u32| match metric {
-                Metric::Pushes => [pushes, moves],
-                Metric::Moves => [moves, pushes],
-            };
+            let ordered = |pushes: u32, moves: u32| metric.order(pushes, moves);
             let cases = generate::with_finder_solutions(seed, 300, &options);
             let mut cheaper = 0;
             for (level, optimum, found) in &cases {
