@@ -684,6 +684,18 @@ impl Level {
 
     /// The level in XSB, with `boxes` and `player` in place of the start (for drawings).
     pub fn draw(&self, boxes: &[CellId], player: CellId) -> String {
+        self.draw_towards(boxes, player, &self.goals)
+    }
+
+    /// The level in XSB with `boxes` and `player` in place of the start and the goals on
+    /// `goals` (sorted) in place of its own: the level whose solutions take `boxes` to
+    /// `goals` (for a stretch of a solution, polished on its own).
+    pub(crate) fn draw_towards(
+        &self,
+        boxes: &[CellId],
+        player: CellId,
+        goals: &[CellId],
+    ) -> String {
         let grid = &self.grid;
         let mut text = String::new();
         for row in 0..grid.height() {
@@ -693,7 +705,7 @@ impl Level {
                     None if self.is_wall(row, col) => '#',
                     None => ' ',
                     Some(c) => {
-                        let goal = self.goals.binary_search(&c).is_ok();
+                        let goal = goals.binary_search(&c).is_ok();
                         let is_box = boxes.contains(&c);
                         match (c == player, is_box, goal) {
                             (true, _, true) => '+',

@@ -13,18 +13,35 @@
 //! twice as far each time (1, 2, 4, ... pushes before the end), each search on a quarter
 //! of the time left: near the end the searches are small and prove their rests, further
 //! back they improve the rests' beginnings. A round that gained is followed by another
-//! on the new solution, until one gains nothing or the time is out.
+//! on the new solution.
+//!
+//! When a round from the end gains nothing, passes of **stretches** follow ([`stretches`]):
+//! the state after push `i` is made a level whose goals are the squares of the boxes after
+//! push `i + L`, for `i` = 0, L/2, L, ...; the exact search on it, with the solution's own
+//! stretch as its incumbent, gives the cheapest way between the two layouts (or a spliced
+//! one), and that stretch, a shortest walk to where the rest's next push starts, and the
+//! rest replace the solution when the replay says it is cheaper (the search does not see
+//! the walk that joins, so only the replay decides). L is 8 pushes, doubled after each pass
+//! that gains nothing, until it passes the solution's pushes; a pass that gained sends the
+//! polishing back to a round from the end. It ends there, or when the time is out.
 //!
 //! Why: on XSokoban the exact search of `--metric pushes` often stops on its memory a
 //! third of the way into the limit (levels 2, 7, 49, 78 at 16 to 20 s of 60), and the
-//! finder's solutions end with walks and detours a search from near the end removes.
+//! finder's solutions end with walks and detours a search from near the end removes;
+//! the rounds from the end then left 20 to 25 s of the 60 unused, and the detours in the
+//! middle of the solution in place, which the stretches (YASS's optimiser works on such
+//! windows of a solution too) take out.
 //!
 //! # Complexity
-//! Per start, one exact search within its time and `--memory-mib`, and two replays
-//! O(moves x k).
+//! Per start or stretch, one exact search within its time and `--memory-mib`, and two
+//! replays O(moves x k).
 
 use std::time::{Duration, Instant};
 
+use grid_core::{CellId, Dir};
+
+use super::replay::walk_letter;
+use super::walk::Walker;
 use crate::parse::Level;
 use crate::search::{BallPlan, PushProof, SolutionsBeside, solve_counting_beside};
 use crate::show::positions;
@@ -37,6 +54,13 @@ const START_AT_LEAST: Duration = Duration::from_millis(200);
 /// The share of the time left each start's search gets.
 const START_SHARE: f64 = 0.25;
 
+/// The pushes of the first stretches searched ([`stretches`]), doubled each pass that
+/// gains nothing.
+const FIRST_STRETCH: usize = 8;
+
+/// The share of the time left each stretch's search gets: a pass takes several.
+const STRETCH_SHARE: f64 = 0.125;
+
 /// `solution` of `level`, unproven, polished until `deadline` (see the module
 /// documentation); as it is when it is proven, or when nothing cheaper comes.
 pub(crate) fn polish(
@@ -48,84 +72,220 @@ pub(crate) fn polish(
     if solution.is_proven() {
         return solution;
     }
-    let cost = |lurd: &str| {
-        verify(level, lurd)
-            .ok()
-            .map(|c| options.metric.order(c.pushes, c.moves))
-    };
-    let mut lurd = solution.lurd().to_owned();
-    let Some(mut best) = cost(&lurd) else {
+    let Some(mut best) = Best::new(level, options, solution.lurd()) else {
         return solution;
     };
-    let (mut back, mut gained) = (1, false);
+    // Rounds from the end while they gain; then passes of stretches, 8 pushes long,
+    // then 16, ..., back to the rounds from the end after any pass that gained.
+    let mut stretch = 0;
     loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if options.interrupted() || left < START_AT_LEAST {
-            break;
-        }
-        let states = positions(level, &lurd);
-        let pushes = states.len().saturating_sub(1);
-        // From the start is the level itself, searched already: the round is over, and
-        // another begins from the end while the last one gained.
-        if back >= pushes {
-            if !gained {
-                break;
-            }
-            (back, gained) = (1, false);
-            continue;
-        }
-        let j = pushes - back;
-        back *= 2;
-        let (_, _, boxes, player) = &states[j];
-        let drawn = level.draw(boxes, *player);
-        let rows: Vec<&str> = drawn.lines().collect();
-        let Ok(from_here) = Level::new("", &rows) else {
-            break;
+        let gained = if stretch == 0 {
+            from_the_end(level, options, deadline, &mut best)
+        } else {
+            stretches(level, options, deadline, &mut best, stretch)
         };
-        // The letters after push j.
-        let Some(at) = lurd
+        if out_of_time(options, deadline) {
+            break;
+        }
+        stretch = match (gained, stretch) {
+            (true, _) => 0,
+            (false, 0) => FIRST_STRETCH,
+            (false, s) => s * 2,
+        };
+        if stretch > best.pushes {
+            break;
+        }
+    }
+    Solution::unproven(best.lurd, solution.lower_bound())
+}
+
+/// The cheapest solution so far, by the metric's order.
+struct Best {
+    lurd: String,
+    cost: [u32; 2],
+    pushes: usize,
+}
+
+impl Best {
+    /// `lurd` and its cost, `None` when it does not solve `level`.
+    fn new(level: &Level, options: &Options, lurd: &str) -> Option<Self> {
+        let counts = verify(level, lurd).ok()?;
+        Some(Best {
+            lurd: lurd.to_owned(),
+            cost: options.metric.order(counts.pushes, counts.moves),
+            pushes: counts.pushes as usize,
+        })
+    }
+
+    /// Takes `candidate` when it solves `level` and costs less; whether it did.
+    fn offer(&mut self, level: &Level, options: &Options, candidate: String) -> bool {
+        match Best::new(level, options, &candidate) {
+            Some(better) if better.cost < self.cost => {
+                *self = better;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The index in `lurd` just after push `j` (0: the start).
+    fn after_push(&self, j: usize) -> Option<usize> {
+        if j == 0 {
+            return Some(0);
+        }
+        self.lurd
             .char_indices()
             .filter(|(_, c)| c.is_ascii_uppercase())
             .nth(j - 1)
             .map(|(i, _)| i + 1)
-        else {
+    }
+}
+
+/// Whether the polishing is over: interrupted, or too little time left for a search.
+fn out_of_time(options: &Options, deadline: Instant) -> bool {
+    options.interrupted() || deadline.saturating_duration_since(Instant::now()) < START_AT_LEAST
+}
+
+/// The exact search on `from` within `share` of the time left, `incumbent` its finder's
+/// solution: what it proves, else the incumbent as it left it (spliced with the cheaper
+/// ways it reached); `None` when neither.
+fn searched(
+    from: &str,
+    options: &Options,
+    deadline: Instant,
+    share: f64,
+    incumbent: &str,
+) -> Option<String> {
+    let rows: Vec<&str> = from.lines().collect();
+    let from = Level::new("", &rows).ok()?;
+    let left = deadline.saturating_duration_since(Instant::now());
+    let rest = SolutionsBeside::new();
+    rest.publish_found(incumbent);
+    let within = Options {
+        time_limit: Some(left.mul_f64(share).max(START_AT_LEAST)),
+        threads: std::num::NonZeroUsize::MIN,
+        ..options.clone()
+    };
+    let (answer, _) = solve_counting_beside(
+        &from,
+        &within,
+        PushProof::OneSearch,
+        BallPlan::default(),
+        Some(&rest),
+    );
+    match answer {
+        Ok(Some(s)) => Some(s.lurd().to_owned()),
+        _ => rest.found(),
+    }
+}
+
+/// One round from the end: the state after push `j` made a level, searched with the
+/// rest as its incumbent, `j` 1, 2, 4, ... pushes before the end; whether it gained.
+fn from_the_end(level: &Level, options: &Options, deadline: Instant, best: &mut Best) -> bool {
+    let (mut back, mut gained) = (1, false);
+    // From the start is the level itself, searched already.
+    while back < best.pushes && !out_of_time(options, deadline) {
+        let j = best.pushes - back;
+        back *= 2;
+        let states = positions(level, &best.lurd);
+        let (Some((_, _, boxes, player)), Some(at)) = (states.get(j), best.after_push(j)) else {
             break;
         };
-        let rest = SolutionsBeside::new();
-        rest.publish_found(&lurd[at..]);
-        let within = Options {
-            time_limit: Some(left.mul_f64(START_SHARE).max(START_AT_LEAST)),
-            threads: std::num::NonZeroUsize::MIN,
-            ..options.clone()
-        };
-        let (answer, _) = solve_counting_beside(
-            &from_here,
-            &within,
-            PushProof::OneSearch,
-            BallPlan::default(),
-            Some(&rest),
-        );
-        let Some(rest) = (match answer {
-            Ok(Some(s)) => Some(s.lurd().to_owned()),
-            _ => rest.found(),
-        }) else {
+        let drawn = level.draw(boxes, *player);
+        let Some(rest) = searched(&drawn, options, deadline, START_SHARE, &best.lurd[at..]) else {
             continue;
         };
-        let candidate = format!("{}{rest}", &lurd[..at]);
-        if let Some(c) = cost(&candidate).filter(|&c| c < best) {
-            best = c;
-            lurd = candidate;
-            gained = true;
-        }
+        let candidate = format!("{}{rest}", &best.lurd[..at]);
+        gained |= best.offer(level, options, candidate);
     }
-    Solution::unproven(lurd, solution.lower_bound())
+    gained
+}
+
+/// One pass of stretches of `length` pushes, overlapping by half, from the start: the
+/// state after push `i` made a level whose goals are the boxes after push `i + length`,
+/// searched with the solution's own stretch as its incumbent; the stretch found, a walk
+/// to where the rest's next push starts, and the rest, kept when cheaper. Whether it
+/// gained.
+///
+/// Why: a round from the end does not reach the middle of a long solution (its starts
+/// far back get a quarter of the time each and stop), where the finder's detours are too.
+fn stretches(
+    level: &Level,
+    options: &Options,
+    deadline: Instant,
+    best: &mut Best,
+    length: usize,
+) -> bool {
+    let grid = level.grid();
+    let mut walker = Walker::new(grid.cell_count());
+    let (mut i, mut gained) = (0, false);
+    while i + length <= best.pushes && !out_of_time(options, deadline) {
+        let j = i + length;
+        let states = positions(level, &best.lurd);
+        let (Some(start), Some(end), Some(from), Some(to)) = (
+            states.get(i),
+            states.get(j),
+            best.after_push(i),
+            best.after_push(j),
+        ) else {
+            break;
+        };
+        let mut goals = end.2.clone();
+        goals.sort_unstable();
+        let drawn = level.draw_towards(&start.2, start.3, &goals);
+        let incumbent = best.lurd[from..to].to_owned();
+        i += length / 2;
+        let Some(found) = searched(&drawn, options, deadline, STRETCH_SHARE, &incumbent) else {
+            continue;
+        };
+        // The rest's walk to its next push, from where the stretch found ends.
+        let rest = &best.lurd[to..];
+        let (walk, pushed) = rest.split_at(
+            rest.find(|c: char| c.is_ascii_uppercase())
+                .unwrap_or(rest.len()),
+        );
+        let (Some(ended), Some(next)) =
+            (walked(level, start.3, &found), walked(level, end.3, walk))
+        else {
+            continue;
+        };
+        let mut occupied = vec![false; grid.cell_count()];
+        for b in &end.2 {
+            occupied[b.index()] = true;
+        }
+        walker.run(grid, &occupied, ended);
+        if !walker.reached(next) {
+            continue;
+        }
+        let mut steps = Vec::new();
+        walker.walk_to(grid, next, &mut steps);
+        let joined: String = steps.iter().map(|&d| char::from(walk_letter(d))).collect();
+        let candidate = format!("{}{found}{joined}{pushed}", &best.lurd[..from]);
+        gained |= best.offer(level, options, candidate);
+    }
+    gained
+}
+
+/// Where the player on `from` ends after the moves of `lurd` (pushes move it too), on
+/// the level's floor; `None` when a move leaves it.
+fn walked(level: &Level, from: CellId, lurd: &str) -> Option<CellId> {
+    lurd.chars().try_fold(from, |at, c| {
+        let dir = match c.to_ascii_lowercase() {
+            'u' => Dir::North,
+            'd' => Dir::South,
+            'l' => Dir::West,
+            'r' => Dir::East,
+            _ => return None,
+        };
+        level.grid().neighbour(at, dir)
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use std::time::{Duration, Instant};
 
-    use super::polish;
+    use super::{Best, polish, stretches};
     use crate::generate::with_finder_solutions;
     use crate::solution::{Metric, Options, Solution};
     use crate::verify::verify;
@@ -169,6 +329,60 @@ mod tests {
             assert!(
                 levels >= 60 && cheaper >= 2,
                 "{metric:?}: {levels} levels, {cheaper} cheaper"
+            );
+        }
+    }
+
+    /// A detour of two walks put after the middle push of a solution is taken out by a
+    /// pass of stretches two pushes long: the stretch after that push, searched on its
+    /// own, is cheaper by the detour. The result is legal, cheaper than the detoured
+    /// solution and never below the optimum.
+    #[test]
+    fn a_pass_of_stretches_takes_out_a_detour_in_the_middle() {
+        for (seed, metric) in [(33, Metric::Pushes), (34, Metric::Moves)] {
+            let options = Options {
+                metric,
+                ..Options::default()
+            };
+            let cases = with_finder_solutions(seed, 400, &options);
+            let (mut detoured_cases, mut cheaper) = (0, 0);
+            for (level, optimum, found) in &cases {
+                let pushes = verify(level, found).unwrap().pushes as usize;
+                if pushes < 3 {
+                    continue;
+                }
+                let middle = found
+                    .char_indices()
+                    .filter(|(_, c)| c.is_ascii_uppercase())
+                    .nth(pushes / 2 - 1)
+                    .map(|(i, _)| i + 1)
+                    .unwrap();
+                let Some(detoured) = ["lr", "rl", "ud", "du"]
+                    .iter()
+                    .map(|detour| format!("{}{detour}{}", &found[..middle], &found[middle..]))
+                    .find(|lurd| verify(level, lurd).is_ok())
+                else {
+                    continue;
+                };
+                detoured_cases += 1;
+                let mut best = Best::new(level, &options, &detoured).unwrap();
+                let before = best.cost;
+                let deadline = Instant::now() + Duration::from_secs(5);
+                stretches(level, &options, deadline, &mut best, 2);
+                let after = verify(level, &best.lurd).unwrap();
+                let after = metric.order(after.pushes, after.moves);
+                let n = level.number();
+                assert_eq!(after, best.cost, "level {n}");
+                assert!(after <= before, "level {n}");
+                assert!(
+                    after >= metric.order(optimum.pushes(), optimum.moves()),
+                    "level {n}"
+                );
+                cheaper += usize::from(after < before);
+            }
+            assert!(
+                detoured_cases >= 30 && cheaper == detoured_cases,
+                "{metric:?}: {cheaper} of {detoured_cases} detours taken out"
             );
         }
     }

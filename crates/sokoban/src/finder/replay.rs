@@ -116,7 +116,7 @@ pub(super) fn lurd_through(level: &Level, layouts: &[&[u16]], walker: &mut Walke
 }
 
 /// The LURD letter of a walk in `dir` (a push is its upper case).
-fn walk_letter(dir: Dir) -> u8 {
+pub(super) fn walk_letter(dir: Dir) -> u8 {
     match dir {
         Dir::North => b'u',
         Dir::South => b'd',
