@@ -107,6 +107,50 @@ pub(super) const TRIPLES_AT_ONCE_BYTES: u64 = 2 << 20;
 /// The expansions between two looks at the clock.
 pub(super) const CLOCK_EVERY: u64 = 256;
 
+/// The share of its time limit after which the exact search may give up ([`GiveUp`]).
+const GIVE_UP_AFTER: f64 = 0.8;
+
+/// How far below the solution in hand its bound must be for the exact search to give up
+/// ([`GiveUp`]): the solution's first key more than this share above the bound.
+const GIVE_UP_GAP: f64 = 0.1;
+
+/// When the exact search gives the rest of its time up, so that the solution in hand
+/// is polished with it instead (`finder::polish`): past [`GIVE_UP_AFTER`] of its time
+/// limit, while the cheapest solution published beside ([`SolutionsBeside`]) costs more
+/// than its bound (or `floor`, the first phase's) by more than [`GIVE_UP_GAP`], by the
+/// metric's first key.
+///
+/// Why: on XSokoban's hard levels the bound rises by a push or two in the last fifth of
+/// a minute, where the solution stays 20 to 80 pushes above it (15: `180 698 >= 102`);
+/// 15 s of polish took 15 to `164 532`, 5 from `161 518` to `149 403`. Where the bound is
+/// close to the solution (Microban's levels proven near the limit, a solution with the
+/// fewest pushes proven beside), the search goes on to the limit.
+pub(super) struct GiveUp<'a> {
+    after: Instant,
+    solutions: &'a SolutionsBeside,
+    metric: Metric,
+    floor: u32,
+}
+
+impl GiveUp<'_> {
+    /// Whether the search, its bound `bound` now, gives up. The fewest pushes proven
+    /// beside are a bound too (`--metric pushes`): with their solution in hand, the
+    /// search goes on (Microban 93 and 144, whose moves it proves under that ceiling
+    /// near the limit while its own bound on the pushes is still below).
+    fn now(&self, bound: u32) -> bool {
+        let proven = match self.metric {
+            Metric::Pushes if self.solutions.has_fewest() => self.solutions.pushes(),
+            _ => 0,
+        };
+        let bound = f64::from(bound.max(self.floor).max(proven));
+        Instant::now() >= self.after
+            && self
+                .solutions
+                .first_key(self.metric)
+                .is_some_and(|key| f64::from(key) > bound * (1.0 + GIVE_UP_GAP))
+    }
+}
+
 /// Solves `level` for `options.metric` (see the module documentation), and tells what
 /// the search did, with the lower bound it proved ([`Stats::bound`]) when a limit stopped
 /// it: the exact search alone ([`PushProof::OneSearch`]).
@@ -182,7 +226,8 @@ pub(crate) fn solve_counting_beside(
     plan: BallPlan,
     fewest_beside: Option<&SolutionsBeside>,
 ) -> (Result<Option<Solution>, SolveError>, Stats) {
-    let deadline = options.time_limit.map(|t| Instant::now() + t);
+    let started = Instant::now();
+    let deadline = options.time_limit.map(|t| started + t);
     let Some((board, pairs, pattern)) = tables_unless_dead(level, options) else {
         return (Ok(None), Stats::default());
     };
@@ -246,10 +291,18 @@ pub(crate) fn solve_counting_beside(
     // The fewest pushes beside are a ceiling by pushes only; the finder's solution is
     // improved by either metric.
     let ceiling_beside = fewest_beside.filter(|_| options.metric == Metric::Pushes);
+    let give_up = match (options.time_limit, fewest_beside) {
+        (Some(limit), Some(solutions)) => Some(GiveUp {
+            after: started + limit.mul_f64(GIVE_UP_AFTER),
+            solutions,
+            metric: options.metric,
+            floor: first_phase.bound,
+        }),
+        _ => None,
+    };
     let answer = match search.start() {
-        Ok(true) => {
-            run(&mut search, options, deadline, ceiling_beside).map_err(|e| search.budget.reason(e))
-        }
+        Ok(true) => run(&mut search, options, deadline, ceiling_beside, give_up)
+            .map_err(|e| search.budget.reason(e)),
         Ok(false) => Ok(None),
         Err(e) => Err(e),
     };
@@ -350,6 +403,26 @@ impl SolutionsBeside {
         *self.lurd.lock().unwrap_or_else(PoisonError::into_inner) = Some(lurd.to_owned());
         // Released after the solution, so that whoever reads the pushes finds it.
         self.pushes.store(pushes, Ordering::Release);
+    }
+
+    /// The metric's first key of the cheapest solution published (the finder's, or
+    /// the one with the fewest pushes proven), `None` before one is.
+    fn first_key(&self, metric: Metric) -> Option<u32> {
+        let key = |lurd: &str| -> u32 {
+            let counted = match metric {
+                Metric::Pushes => lurd.chars().filter(char::is_ascii_uppercase).count(),
+                Metric::Moves => lurd.len(),
+            };
+            u32::try_from(counted).unwrap_or(u32::MAX)
+        };
+        let found = self.found().map(|lurd| key(&lurd));
+        let fewest = self.solution().map(|(_, lurd)| key(&lurd));
+        found.into_iter().chain(fewest).min()
+    }
+
+    /// Whether the fewest pushes have been published.
+    pub(crate) fn has_fewest(&self) -> bool {
+        self.pushes() != HOPELESS
     }
 
     /// The fewest pushes published, or [`HOPELESS`] (no ceiling).
@@ -513,6 +586,7 @@ fn run(
     options: &Options,
     deadline: Option<Instant>,
     fewest_beside: Option<&SolutionsBeside>,
+    give_up: Option<GiveUp<'_>>,
 ) -> Result<Option<Solution>, SolveError> {
     let level = search.level();
     let k = level.boxes().len();
@@ -554,7 +628,9 @@ fn run(
             if options.interrupted() {
                 return Err(SolveError::Interrupted);
             }
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            if deadline.is_some_and(|d| Instant::now() >= d)
+                || give_up.as_ref().is_some_and(|g| g.now(search.stats.bound))
+            {
                 return Err(SolveError::Time);
             }
             if let Some(fewest) = fewest_beside {
@@ -774,6 +850,50 @@ mod tests {
     use super::*;
     use crate::{Collection, generate, verify::verify};
 
+    /// The exact search gives up only past its share of the time, and only while the
+    /// cheapest solution published (the finder's, or the one with the fewest pushes
+    /// proven) is more than the gap above its bound (or the first phase's floor), by the
+    /// metric's first key.
+    #[test]
+    fn the_exact_search_gives_up_late_and_only_far_from_the_solution_in_hand() {
+        let solutions = SolutionsBeside::new();
+        let past = Instant::now() - Duration::from_secs(1);
+        let give_up = |after, metric, floor| GiveUp {
+            after,
+            solutions: &solutions,
+            metric,
+            floor,
+        };
+        // Nothing published: nothing to give the time to.
+        assert!(!give_up(past, Metric::Pushes, 0).now(1));
+        // 12 pushes, 40 moves.
+        let lurd = "rRRRRRRRRRRRRuuuuuuuuuuuuuuuuuuuuuuuuuuu";
+        assert_eq!(lurd.len(), 40);
+        solutions.publish_found(lurd);
+        assert!(give_up(past, Metric::Pushes, 0).now(10));
+        assert!(
+            !give_up(past, Metric::Pushes, 0).now(11),
+            "12 is within a tenth of 11"
+        );
+        assert!(
+            !give_up(past, Metric::Pushes, 11).now(5),
+            "the floor counts"
+        );
+        assert!(give_up(past, Metric::Moves, 0).now(36));
+        assert!(!give_up(past, Metric::Moves, 0).now(37));
+        let future = Instant::now() + Duration::from_secs(60);
+        assert!(
+            !give_up(future, Metric::Pushes, 0).now(1),
+            "not before its time"
+        );
+        // The fewest pushes proven beside, 11, are the cheaper solution and a bound.
+        solutions.publish(11, "RRRRRRRRRRR");
+        assert!(!give_up(past, Metric::Pushes, 0).now(2));
+        // By moves they are no bound; their solution, 11 moves, is the cheapest in hand.
+        assert!(give_up(past, Metric::Moves, 0).now(9));
+        assert!(!give_up(past, Metric::Moves, 0).now(10));
+    }
+
     /// A solution with the fewest pushes, spliced with the exact search's table under
     /// their ceiling (here run to its end, so the table holds the cheapest way to every
     /// layout it took), stays legal with as many pushes, never has more moves than it had
@@ -800,7 +920,9 @@ mod tests {
             let (board, pairs, pattern) = tables_unless_dead(&level, &options).unwrap();
             let mut search = Search::new(&level, board, pairs, pattern, &options, pushes, None);
             assert!(search.start().unwrap());
-            let solved = run(&mut search, &options, None, None).unwrap().unwrap();
+            let solved = run(&mut search, &options, None, None, None)
+                .unwrap()
+                .unwrap();
             assert_eq!(solved.moves(), optimum.moves());
             let shorter = spliced(
                 &level,
@@ -841,7 +963,9 @@ mod tests {
                 let mut search =
                     Search::new(level, board, pairs, pattern, &options, HOPELESS, None);
                 assert!(search.start().unwrap());
-                run(&mut search, &options, None, None).unwrap().unwrap();
+                run(&mut search, &options, None, None, None)
+                    .unwrap()
+                    .unwrap();
                 let after = spliced(
                     level,
                     &search.table,
