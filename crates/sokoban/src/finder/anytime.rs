@@ -153,8 +153,9 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
         interrupt: Some(Interrupt::follower(exact_options.interrupt.as_ref())),
         ..exact_options.clone()
     };
-    // The fewest pushes once proven beside, for the exact search's ceiling.
-    let fewest = SolutionsBeside::new();
+    // The solutions found beside the exact search: the finder's, and the one with the fewest
+    // pushes once proven (the exact search's ceiling).
+    let solutions = SolutionsBeside::new();
     // The memory the fewest pushes beside may grow to once the exact search's thread is
     // done with its own (its share handed over).
     let handed = AtomicU64::new(0);
@@ -165,7 +166,7 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
                 Err(()) => last_chance(level, &finder_options, started),
             };
             if let Ok(Some(lurd)) = &found {
-                fewest.publish_found(lurd);
+                solutions.publish_found(lurd);
             }
             if let Ok(answer) = &found {
                 // Found, or ran out of states (unsolvable): the other thread's finder
@@ -188,7 +189,7 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
                 _ => Beside::default(),
             };
             if let Some((pushes, lurd)) = &beside.fewest {
-                fewest.publish(*pushes, lurd);
+                solutions.publish(*pushes, lurd);
                 polish_options.stop();
             }
             (found, beside)
@@ -198,7 +199,7 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
             &exact_options,
             options.time_limit,
             None,
-            Some(&fewest),
+            Some(&solutions),
         );
         if let Exact::Settled(_) = exact {
             finder_options.stop();
@@ -210,7 +211,7 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
         // Done with its memory (the exact search and the help have returned): the fewest
         // pushes beside, still running when the exact search stopped on its memory, may
         // take it too, but for what the polish on this thread keeps.
-        let polish_mib = polish_memory(&exact, exact_options.memory_mib, &fewest);
+        let polish_mib = polish_memory(&exact, exact_options.memory_mib, &solutions);
         let mib = (beside_mib + exact_options.memory_mib).saturating_sub(polish_mib);
         handed.store(mib.saturating_mul(MIB), Ordering::Relaxed);
         if polish_mib > 0 {
@@ -218,7 +219,7 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
                 memory_mib: polish_mib,
                 ..polish_options.clone()
             };
-            polish_beside(level, &exact, &polishing, started, &fewest);
+            polish_beside(level, &exact, &polishing, started, &solutions);
         }
         // The finder's thread does not panic; if it did, its answer is lost, not the level.
         let (found, beside) = finder
@@ -226,7 +227,7 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
             .unwrap_or((Err(Halt::Stopped), Beside::default()));
         // The finder's solution as the exact search left it (improved when it stopped
         // after the finder had found).
-        let found = found.map(|answer| answer.map(|lurd| fewest.found().unwrap_or(lurd)));
+        let found = found.map(|answer| answer.map(|lurd| solutions.found().unwrap_or(lurd)));
         let found = match (found, helped) {
             (Ok(answer), _) => Ok(answer),
             (_, Ok(answer)) => Ok(answer),
