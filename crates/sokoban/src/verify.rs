@@ -60,7 +60,7 @@ pub enum VerifyError {
 }
 
 /// The direction and push flag of a LURD letter.
-fn letter_dir(letter: char) -> Option<(Dir, bool)> {
+pub(crate) fn letter_dir(letter: char) -> Option<(Dir, bool)> {
     let dir = match letter.to_ascii_lowercase() {
         'u' => Dir::North,
         'd' => Dir::South,

@@ -38,7 +38,7 @@
 
 use std::time::{Duration, Instant};
 
-use grid_core::{CellId, Dir};
+use grid_core::CellId;
 
 use super::replay::walk_letter;
 use super::walk::Walker;
@@ -46,7 +46,7 @@ use crate::parse::Level;
 use crate::search::{BallPlan, PushProof, SolutionsBeside, solve_counting_beside};
 use crate::show::positions;
 use crate::solution::{Options, Solution};
-use crate::verify::verify;
+use crate::verify::{letter_dir, verify};
 
 /// The least time a start's search gets; with less left, the polishing ends.
 const START_AT_LEAST: Duration = Duration::from_millis(200);
@@ -270,13 +270,7 @@ fn stretches(
 /// the level's floor; `None` when a move leaves it.
 fn walked(level: &Level, from: CellId, lurd: &str) -> Option<CellId> {
     lurd.chars().try_fold(from, |at, c| {
-        let dir = match c.to_ascii_lowercase() {
-            'u' => Dir::North,
-            'd' => Dir::South,
-            'l' => Dir::West,
-            'r' => Dir::East,
-            _ => return None,
-        };
+        let (dir, _) = letter_dir(c)?;
         level.grid().neighbour(at, dir)
     })
 }
