@@ -13,7 +13,7 @@ use std::io::{self, Write};
 use grid_core::CellId;
 
 use crate::parse::Level;
-use crate::verify::verify;
+use crate::verify::{letter_dir, verify};
 
 /// The position after each push of `lurd`: (letter, walks before it, boxes, player), after
 /// the start (letter `None`). Empty when `lurd` is not a valid solution of `level`.
@@ -27,11 +27,8 @@ pub fn positions(level: &Level, lurd: &str) -> Vec<(Option<char>, u32, Vec<CellI
     let mut frames = vec![(None, 0, boxes.clone(), player)];
     let mut walks = 0;
     for letter in lurd.chars() {
-        let dir = match letter.to_ascii_lowercase() {
-            'u' => grid_core::Dir::North,
-            'd' => grid_core::Dir::South,
-            'l' => grid_core::Dir::West,
-            _ => grid_core::Dir::East,
+        let Some((dir, _)) = letter_dir(letter) else {
+            return Vec::new();
         };
         let Some(next) = grid.neighbour(player, dir) else {
             return Vec::new();

@@ -9,10 +9,11 @@
 
 use std::io::{self, Write};
 
+use grid_core::CellId;
 use grid_core::svg::{Colour, Look, Mark, Picture, Place, Recording, Shape, Sprite};
-use grid_core::{CellId, Dir};
 
 use crate::parse::Level;
+use crate::verify::letter_dir;
 
 /// Writes the picture of `level` played by `lurd` (`None`: no solution) to `out` as one
 /// SVG document. A letter that is not a legal move ends the animation before it.
@@ -71,12 +72,8 @@ pub fn write_svg(out: &mut impl Write, level: &Level, lurd: Option<&str>) -> io:
     };
     frames.push_frame(&frame(player, &boxes, None));
     for letter in lurd.unwrap_or("").chars() {
-        let dir = match letter.to_ascii_lowercase() {
-            'u' => Dir::North,
-            'd' => Dir::South,
-            'l' => Dir::West,
-            'r' => Dir::East,
-            _ => break,
+        let Some((dir, _)) = letter_dir(letter) else {
+            break;
         };
         let Some(next) = grid.neighbour(player, dir) else {
             break;

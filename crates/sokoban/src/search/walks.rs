@@ -266,12 +266,7 @@ mod tests {
                 );
                 out.push((bound, walks_left));
             }
-            let dir = match c.to_ascii_lowercase() {
-                'u' => Dir::North,
-                'd' => Dir::South,
-                'l' => Dir::West,
-                _ => Dir::East,
-            };
+            let (dir, _) = crate::verify::letter_dir(c).unwrap();
             let to = grid.neighbour(player, dir).unwrap();
             if let Some(b) = boxes.iter_mut().find(|b| **b == to) {
                 *b = grid.neighbour(to, dir).unwrap();
