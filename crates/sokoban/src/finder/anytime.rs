@@ -8,8 +8,9 @@
 //! the exact search runs again on the time left ([`again`]). On two threads
 //! ([`side_by_side`]) the finder and the exact search run from the start side by side,
 //! and with `--metric pushes` the finder's thread goes on, once it has found, with the
-//! fewest pushes alone ([`pushes_beside`]); when the exact search meets its memory before
-//! the finder has found, its thread looks for a solution too ([`help`]).
+//! fewest pushes alone ([`pushes_beside`]), with `--metric moves` it polishes the
+//! solution found ([`polish_found`]); when the exact search meets its memory before the
+//! finder has found, its thread looks for a solution too ([`help`]).
 //!
 //! Why this order: on a level the exact search proves, the finder mostly answers in a
 //! fraction of a second and takes little of its time; on a level it cannot prove, the
@@ -24,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use grid_core::limits::MIB;
 
-use super::polish::polish;
+use super::polish::{Polisher, polish, polish_into};
 use super::{Direction, Guide, Halt, Options as FinderOptions, find};
 use crate::board::Board;
 use crate::matching::Matcher;
@@ -176,6 +177,11 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
                     exact_options.stop();
                 }
             }
+            // Without the fewest pushes beside (`--metric moves`), this thread polishes
+            // the solution found while the exact search runs.
+            if beside_mib == 0 {
+                polish_found(level, &finder_options, started, &solutions);
+            }
             let beside = match found {
                 Ok(Some(_)) => pushes_beside(
                     level,
@@ -211,7 +217,8 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
         // Done with its memory (the exact search and the help have returned): the fewest
         // pushes beside, still running when the exact search stopped on its memory, may
         // take it too, but for what the polish on this thread keeps.
-        let polish_mib = polish_memory(&exact, exact_options.memory_mib, &solutions);
+        let polish_mib =
+            polish_memory(&exact, exact_options.memory_mib, &solutions, beside_mib > 0);
         let mib = (beside_mib + exact_options.memory_mib).saturating_sub(polish_mib);
         handed.store(mib.saturating_mul(MIB), Ordering::Relaxed);
         if polish_mib > 0 {
@@ -219,7 +226,12 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
                 memory_mib: polish_mib,
                 ..polish_options.clone()
             };
-            polish_beside(level, &exact, &polishing, started, &solutions);
+            // Beside the finder's thread's polish ([`polish_found`]), the other way.
+            let order = match beside_mib {
+                0 => Polisher::StretchesBack,
+                _ => Polisher::FromTheEnd,
+            };
+            polish_beside(level, &exact, &polishing, started, &solutions, order);
         }
         // The finder's thread does not panic; if it did, its answer is lost, not the level.
         let (found, beside) = finder
@@ -241,11 +253,12 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
 /// The memory (MiB) the exact search's thread keeps to polish the finder's solution
 /// ([`polish_beside`]) out of the `exact_mib` the exact search had, once it has returned
 /// with no answer: all of it when it gave its time up (stopped on the clock before the
-/// limit, `search::GiveUp`); [`POLISH_MEMORY_SHARE`] of it when it stopped on its memory
-/// while the fewest pushes beside go on (they take the rest); none otherwise (settled,
-/// nothing found yet, or the fewest pushes proven: the answer is then polished after
-/// both threads, on all the memory).
-fn polish_memory(exact: &Exact, exact_mib: u64, solutions: &SolutionsBeside) -> u64 {
+/// limit, `search::GiveUp`) or stopped on its memory with no fewest pushes `beside`;
+/// [`POLISH_MEMORY_SHARE`] of it when it stopped on its memory while the fewest pushes
+/// beside go on (they take the rest); none otherwise (settled, nothing found yet, or
+/// the fewest pushes proven: the answer is then polished after both threads, on all the
+/// memory).
+fn polish_memory(exact: &Exact, exact_mib: u64, solutions: &SolutionsBeside, beside: bool) -> u64 {
     let Exact::Stopped { limit, .. } = exact else {
         return 0;
     };
@@ -254,6 +267,7 @@ fn polish_memory(exact: &Exact, exact_mib: u64, solutions: &SolutionsBeside) -> 
     }
     match limit {
         SolveError::Time => exact_mib,
+        SolveError::Memory if !beside => exact_mib,
         SolveError::Memory if !solutions.has_fewest() => {
             (exact_mib as f64 * POLISH_MEMORY_SHARE) as u64
         }
@@ -281,8 +295,9 @@ fn polish_beside(
     options: &Options,
     started: Instant,
     solutions: &SolutionsBeside,
+    order: Polisher,
 ) {
-    let Exact::Stopped { bound, .. } = exact else {
+    let Exact::Stopped { .. } = exact else {
         return;
     };
     let Some(deadline) = options.time_limit.and_then(|t| started.checked_add(t)) else {
@@ -291,10 +306,27 @@ fn polish_beside(
     if options.interrupted() || Instant::now() >= deadline {
         return;
     }
-    if let Some(lurd) = solutions.found() {
-        let polished = polish(level, options, Solution::unproven(lurd, *bound), deadline);
-        solutions.publish_found(polished.lurd());
+    polish_into(level, options, deadline, solutions, order);
+}
+
+/// With `--metric moves` on two threads, the finder's solution polished on the finder's
+/// thread ([`polish_into`], within its `options.memory_mib`) from when it is found until
+/// the limit, or until the exact search settles the level (which stops `options`); its
+/// gains offered to `solutions`, where the exact search takes them when it stops, and
+/// where the exact search's thread, done, polishes beside it the other way
+/// ([`polish_beside`]).
+///
+/// Why: with `--metric moves` nothing else ran on that thread once the finder had found
+/// (the fewest pushes beside are for `--metric pushes`), and on the levels no proof
+/// reaches the polish began only when the exact search gave up.
+fn polish_found(level: &Level, options: &Options, started: Instant, solutions: &SolutionsBeside) {
+    let Some(deadline) = options.time_limit.and_then(|t| started.checked_add(t)) else {
+        return;
+    };
+    if options.interrupted() || Instant::now() >= deadline || solutions.found().is_none() {
+        return;
     }
+    polish_into(level, options, deadline, solutions, Polisher::FromTheEnd);
 }
 
 /// What the exact search's thread finds once the exact search has met its memory, the
@@ -894,7 +926,7 @@ mod tests {
 
     use std::num::NonZeroUsize;
 
-    use super::{Beside, Exact, again, help, polish_memory, pushes_beside, settle};
+    use super::{Beside, Exact, again, help, polish_found, polish_memory, pushes_beside, settle};
     use crate::finder::Halt;
     use crate::search::SolutionsBeside;
     use crate::solution::Solution;
@@ -902,9 +934,10 @@ mod tests {
     use crate::{Collection, Interrupt, Level, Metric, Options, SolveError, generate, solve};
 
     /// The exact search's thread polishes only once the exact search returned without an
-    /// answer and a solution is in hand: on all its memory when it gave its time up, on a
-    /// quarter when it met its memory while the fewest pushes beside go on, not at all
-    /// once they are proven (the answer is then polished after both threads).
+    /// answer and a solution is in hand: on all its memory when it gave its time up, or
+    /// met its memory with no fewest pushes beside; on a quarter when it met its memory
+    /// while the fewest pushes beside go on; not at all once they are proven (the answer
+    /// is then polished after both threads).
     #[test]
     fn the_exact_search_thread_polishes_only_what_it_should() {
         let stopped = |limit| Exact::Stopped {
@@ -913,30 +946,74 @@ mod tests {
             improved: None,
         };
         let solutions = SolutionsBeside::new();
-        assert_eq!(
-            polish_memory(&stopped(SolveError::Time), 800, &solutions),
-            0
-        );
+        for beside in [false, true] {
+            assert_eq!(
+                polish_memory(&stopped(SolveError::Time), 800, &solutions, beside),
+                0
+            );
+        }
         solutions.publish_found("rRRR");
-        assert_eq!(
-            polish_memory(&stopped(SolveError::Time), 800, &solutions),
-            800
-        );
-        assert_eq!(
-            polish_memory(&stopped(SolveError::Memory), 800, &solutions),
-            200
-        );
-        assert_eq!(
-            polish_memory(&stopped(SolveError::Interrupted), 800, &solutions),
-            0
-        );
+        let memory = |limit, beside| polish_memory(&stopped(limit), 800, &solutions, beside);
+        assert_eq!(memory(SolveError::Time, true), 800);
+        assert_eq!(memory(SolveError::Time, false), 800);
+        assert_eq!(memory(SolveError::Memory, true), 200);
+        assert_eq!(memory(SolveError::Memory, false), 800);
+        assert_eq!(memory(SolveError::Interrupted, true), 0);
+        assert_eq!(memory(SolveError::Interrupted, false), 0);
         let settled = Exact::Settled(Some(Solution::unproven("rRRR".to_owned(), 3)));
-        assert_eq!(polish_memory(&settled, 800, &solutions), 0);
+        assert_eq!(polish_memory(&settled, 800, &solutions, false), 0);
         solutions.publish(3, "RRR");
-        assert_eq!(
-            polish_memory(&stopped(SolveError::Memory), 800, &solutions),
-            0
-        );
+        assert_eq!(memory(SolveError::Memory, true), 0);
+    }
+
+    /// With `--metric moves` the finder's thread polishes the solution found until the
+    /// limit (`polish_found`): what it leaves replays, is never dearer, is cheaper on
+    /// some generated levels whose solutions were given a detour; nothing without a
+    /// time limit.
+    #[test]
+    fn the_finders_thread_polishes_its_solution_by_moves() {
+        let options = Options {
+            metric: Metric::Moves,
+            time_limit: Some(Duration::from_secs(2)),
+            ..Options::default()
+        };
+        let cases = generate::with_finder_solutions(41, 120, &options);
+        let mut cheaper = 0;
+        for (level, _, found) in &cases {
+            // A detour after the middle push, which a round from the end reaches.
+            let pushes = verify(level, found).unwrap().pushes as usize;
+            let Some(middle) = found
+                .char_indices()
+                .filter(|(_, c)| c.is_ascii_uppercase())
+                .nth(pushes.div_ceil(2).max(1) - 1)
+                .map(|(i, _)| i + 1)
+            else {
+                continue;
+            };
+            let Some(detoured) = ["lr", "rl", "ud", "du"]
+                .iter()
+                .map(|detour| format!("{}{detour}{}", &found[..middle], &found[middle..]))
+                .find(|lurd| verify(level, lurd).is_ok())
+            else {
+                continue;
+            };
+            let solutions = SolutionsBeside::new();
+            solutions.publish_found(&detoured);
+            let untimed = Options {
+                time_limit: None,
+                ..options.clone()
+            };
+            polish_found(level, &untimed, Instant::now(), &solutions);
+            assert_eq!(solutions.found(), Some(detoured.clone()));
+            polish_found(level, &options, Instant::now(), &solutions);
+            let after = solutions.found().unwrap();
+            let n = level.number();
+            let counts = verify(level, &after).unwrap();
+            assert!(after.len() <= detoured.len(), "level {n}");
+            assert_eq!(counts.moves as usize, after.len(), "level {n}");
+            cheaper += usize::from(after.len() < detoured.len());
+        }
+        assert!(cheaper >= 10, "{cheaper} of {} cheaper", cases.len());
     }
 
     /// `count` levels of `generate::collection` drawn from `seed`.

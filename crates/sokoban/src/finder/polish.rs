@@ -23,7 +23,14 @@
 //! rest replace the solution when the replay says it is cheaper (the search does not see
 //! the walk that joins, so only the replay decides). L is 8 pushes, doubled after each pass
 //! that gains nothing, until it passes the solution's pushes; a pass that gained sends the
-//! polishing back to a round from the end. It ends there, or when the time is out.
+//! polishing back to a round from the end. Then, with time left, the passes again on
+//! boundaries a quarter of a stretch further; it ends after those, or when the time is
+//! out.
+//!
+//! On two threads two polishers work at once ([`Polisher`]): one as above, the other
+//! with passes of stretches alone, each from the end of the solution back to its start,
+//! so that their searches are of different parts; each offers its gains to the other
+//! through a [`SolutionsBeside`] and takes the other's before each search.
 //!
 //! Why: on XSokoban the exact search of `--metric pushes` often stops on its memory a
 //! third of the way into the limit (levels 2, 7, 49, 78 at 16 to 20 s of 60), and the
@@ -61,8 +68,21 @@ const FIRST_STRETCH: usize = 8;
 /// The share of the time left each stretch's search gets: a pass takes several.
 const STRETCH_SHARE: f64 = 0.125;
 
+/// How a polisher goes over the solution ([`polish_into`]); two at once go different ways.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Polisher {
+    /// Rounds from the end while they gain, then passes of stretches from the start.
+    FromTheEnd,
+    /// Passes of stretches only, each from the end of the solution back to its start:
+    /// beside a polisher [`Polisher::FromTheEnd`], the searches of the two threads are of
+    /// different parts of the solution.
+    StretchesBack,
+}
+
 /// `solution` of `level`, unproven, polished until `deadline` (see the module
-/// documentation); as it is when it is proven, or when nothing cheaper comes.
+/// documentation); as it is when it is proven, or when nothing cheaper comes. With
+/// `options.threads` 2 or more, two polishers at once ([`Polisher::FromTheEnd`] and
+/// [`Polisher::StretchesBack`]), each on half of `--memory-mib`, taking each other's gains.
 pub(crate) fn polish(
     level: &Level,
     options: &Options,
@@ -72,31 +92,102 @@ pub(crate) fn polish(
     if solution.is_proven() {
         return solution;
     }
-    let Some(mut best) = Best::new(level, options, solution.lurd()) else {
-        return solution;
+    let shared = SolutionsBeside::new();
+    shared.publish_found(solution.lurd());
+    if options.threads.get() >= 2 {
+        let half = Options {
+            memory_mib: options.memory_mib / 2,
+            threads: std::num::NonZeroUsize::MIN,
+            ..options.clone()
+        };
+        std::thread::scope(|scope| {
+            let back = scope
+                .spawn(|| polish_into(level, &half, deadline, &shared, Polisher::StretchesBack));
+            polish_into(level, &half, deadline, &shared, Polisher::FromTheEnd);
+            // A polisher does not panic; if it did, its gains are in `shared` already.
+            let _ = back.join();
+        });
+    } else {
+        polish_into(level, options, deadline, &shared, Polisher::FromTheEnd);
+    }
+    match shared.found() {
+        Some(lurd) => Solution::unproven(lurd, solution.lower_bound()),
+        None => solution,
+    }
+}
+
+/// The solution `shared` holds polished in `order` until `deadline`, each gain offered
+/// back to `shared` ([`SolutionsBeside::offer_found`]) and every gain offered there by
+/// another polisher taken before each search; nothing when it holds none or one that
+/// does not solve `level`.
+///
+/// Why two: the polish after both threads of a level ran on one of its two cores
+/// (XSokoban 2, 6, 7, 49, 78 by pushes: 40 s of a 60 s limit), and with `--metric
+/// moves` the finder's thread waited from its solution to the limit.
+pub(crate) fn polish_into(
+    level: &Level,
+    options: &Options,
+    deadline: Instant,
+    shared: &SolutionsBeside,
+    order: Polisher,
+) {
+    let Some(mut best) = shared
+        .found()
+        .and_then(|lurd| Best::new(level, options, &lurd))
+    else {
+        return;
     };
-    // Rounds from the end while they gain; then passes of stretches, 8 pushes long,
-    // then 16, ..., back to the rounds from the end after any pass that gained.
-    let mut stretch = 0;
+    // From the end: rounds from the end while they gain; then passes of stretches, 8
+    // pushes long, then 16, ..., back to the rounds from the end after any pass that
+    // gained. Stretches back: the passes alone, back to 8 pushes after a gain.
+    let first = match order {
+        Polisher::FromTheEnd => 0,
+        Polisher::StretchesBack => FIRST_STRETCH,
+    };
+    let (mut stretch, mut shifted) = (first, false);
     loop {
         let gained = if stretch == 0 {
-            from_the_end(level, options, deadline, &mut best)
+            from_the_end(level, options, deadline, &mut best, shared)
         } else {
-            stretches(level, options, deadline, &mut best, stretch)
+            let pass = Pass {
+                length: stretch,
+                back: order == Polisher::StretchesBack,
+                shifted,
+            };
+            stretches(level, options, deadline, &mut best, shared, pass)
         };
         if out_of_time(options, deadline) {
             break;
         }
         stretch = match (gained, stretch) {
-            (true, _) => 0,
+            (true, _) => first,
             (false, 0) => FIRST_STRETCH,
             (false, s) => s * 2,
         };
+        shifted &= !gained;
+        best.sync(level, options, shared);
         if stretch > best.pushes {
-            break;
+            if shifted {
+                break;
+            }
+            // Every pass done on these boundaries, with time left: the passes again, on
+            // boundaries a quarter of a stretch further (XSokoban 78 by pushes ended
+            // 15 s before a 60 s limit with two polishers).
+            (stretch, shifted) = (FIRST_STRETCH, true);
         }
     }
-    Solution::unproven(best.lurd, solution.lower_bound())
+    best.sync(level, options, shared);
+}
+
+/// One pass of stretches ([`stretches`]).
+#[derive(Debug, Clone, Copy)]
+struct Pass {
+    /// The pushes of each stretch.
+    length: usize,
+    /// From the end of the solution back to its start.
+    back: bool,
+    /// Its boundaries a quarter of a stretch further from where it starts.
+    shifted: bool,
 }
 
 /// The cheapest solution so far, by the metric's order.
@@ -126,6 +217,15 @@ impl Best {
             }
             _ => false,
         }
+    }
+
+    /// Takes the solution `shared` holds when it is cheaper (another polisher's gain),
+    /// and offers this one there.
+    fn sync(&mut self, level: &Level, options: &Options, shared: &SolutionsBeside) {
+        if let Some(theirs) = shared.found().filter(|theirs| *theirs != self.lurd) {
+            self.offer(level, options, theirs);
+        }
+        shared.offer_found(&self.lurd, options.metric);
     }
 
     /// The index in `lurd` just after push `j` (0: the start).
@@ -181,11 +281,20 @@ fn searched(
 
 /// One round from the end: the state after push `j` made a level, searched with the
 /// rest as its incumbent, `j` 1, 2, 4, ... pushes before the end; whether it gained.
-fn from_the_end(level: &Level, options: &Options, deadline: Instant, best: &mut Best) -> bool {
+fn from_the_end(
+    level: &Level,
+    options: &Options,
+    deadline: Instant,
+    best: &mut Best,
+    shared: &SolutionsBeside,
+) -> bool {
     let (mut back, mut gained) = (1, false);
     // From the start is the level itself, searched already.
     while back < best.pushes && !out_of_time(options, deadline) {
-        let j = best.pushes - back;
+        best.sync(level, options, shared);
+        let Some(j) = best.pushes.checked_sub(back).filter(|&j| j > 0) else {
+            break;
+        };
         back *= 2;
         let states = positions(level, &best.lurd);
         let (Some((_, _, boxes, player)), Some(at)) = (states.get(j), best.after_push(j)) else {
@@ -196,16 +305,19 @@ fn from_the_end(level: &Level, options: &Options, deadline: Instant, best: &mut 
             continue;
         };
         let candidate = format!("{}{rest}", &best.lurd[..at]);
-        gained |= best.offer(level, options, candidate);
+        if best.offer(level, options, candidate) {
+            gained = true;
+            shared.offer_found(&best.lurd, options.metric);
+        }
     }
     gained
 }
 
-/// One pass of stretches of `length` pushes, overlapping by half, from the start: the
-/// state after push `i` made a level whose goals are the boxes after push `i + length`,
-/// searched with the solution's own stretch as its incumbent; the stretch found, a walk
-/// to where the rest's next push starts, and the rest, kept when cheaper. Whether it
-/// gained.
+/// One pass of stretches of `pass.length` pushes, overlapping by half, from the start (or
+/// from the end back to the start, [`Pass`]): the state after push `i` made a level
+/// whose goals are the boxes after push `i + length`, searched with the solution's own
+/// stretch as its incumbent; the stretch found, a walk to where the rest's next push
+/// starts, and the rest, kept when cheaper. Whether it gained.
 ///
 /// Why: a round from the end does not reach the middle of a long solution (its starts
 /// far back get a quarter of the time each and stop), where the finder's detours are too.
@@ -214,12 +326,34 @@ fn stretches(
     options: &Options,
     deadline: Instant,
     best: &mut Best,
-    length: usize,
+    shared: &SolutionsBeside,
+    pass: Pass,
 ) -> bool {
     let grid = level.grid();
     let mut walker = Walker::new(grid.cell_count());
-    let (mut i, mut gained) = (0, false);
-    while i + length <= best.pushes && !out_of_time(options, deadline) {
+    let mut gained = false;
+    let (length, back) = (pass.length, pass.back);
+    let offset = if pass.shifted { length / 4 } else { 0 };
+    // The next stretch's first push; `None` once the pass is over.
+    let mut next = Some(if back {
+        best.pushes.saturating_sub(length + offset)
+    } else {
+        offset
+    });
+    while let Some(at) = next {
+        if out_of_time(options, deadline) {
+            break;
+        }
+        best.sync(level, options, shared);
+        let Some(last) = best.pushes.checked_sub(length) else {
+            break;
+        };
+        // Another polisher's gain may have shortened the solution under this pass.
+        let (i, step) = (at.min(last), (length / 2).max(1));
+        next = match back {
+            true => i.checked_sub(1).map(|_| i.saturating_sub(step)),
+            false => Some(i + step).filter(|&n| n <= last),
+        };
         let j = i + length;
         let states = positions(level, &best.lurd);
         let (Some(start), Some(end), Some(from), Some(to)) = (
@@ -234,7 +368,6 @@ fn stretches(
         goals.sort_unstable();
         let drawn = level.draw_towards(&start.2, start.3, &goals);
         let incumbent = best.lurd[from..to].to_owned();
-        i += length / 2;
         let Some(found) = searched(&drawn, options, deadline, STRETCH_SHARE, &incumbent) else {
             continue;
         };
@@ -261,7 +394,10 @@ fn stretches(
         walker.walk_to(grid, next, &mut steps);
         let joined: String = steps.iter().map(|&d| char::from(walk_letter(d))).collect();
         let candidate = format!("{}{found}{joined}{pushed}", &best.lurd[..from]);
-        gained |= best.offer(level, options, candidate);
+        if best.offer(level, options, candidate) {
+            gained = true;
+            shared.offer_found(&best.lurd, options.metric);
+        }
     }
     gained
 }
@@ -277,10 +413,12 @@ fn walked(level: &Level, from: CellId, lurd: &str) -> Option<CellId> {
 
 #[cfg(test)]
 mod tests {
+    use std::num::NonZeroUsize;
     use std::time::{Duration, Instant};
 
-    use super::{Best, polish, stretches};
+    use super::{Best, Pass, polish, stretches};
     use crate::generate::with_finder_solutions;
+    use crate::search::SolutionsBeside;
     use crate::solution::{Metric, Options, Solution};
     use crate::verify::verify;
 
@@ -288,9 +426,15 @@ mod tests {
     /// metric's order, never below the optimum, their lower bound kept, some cheaper.
     #[test]
     fn a_polished_solution_is_legal_no_dearer_and_keeps_its_bound() {
-        for (seed, metric) in [(31, Metric::Pushes), (32, Metric::Moves)] {
+        for (seed, metric, threads) in [
+            (31, Metric::Pushes, 1),
+            (32, Metric::Moves, 1),
+            (37, Metric::Pushes, 2),
+            (38, Metric::Moves, 2),
+        ] {
             let options = Options {
                 metric,
+                threads: NonZeroUsize::new(threads).unwrap(),
                 ..Options::default()
             };
             let ordered = |pushes: u32, moves: u32| metric.order(pushes, moves);
@@ -322,18 +466,23 @@ mod tests {
             let levels = cases.len();
             assert!(
                 levels >= 60 && cheaper >= 2,
-                "{metric:?}: {levels} levels, {cheaper} cheaper"
+                "{metric:?}, {threads} threads: {levels} levels, {cheaper} cheaper"
             );
         }
     }
 
     /// A detour of two walks put after the middle push of a solution is taken out by a
-    /// pass of stretches two pushes long: the stretch after that push, searched on its
-    /// own, is cheaper by the detour. The result is legal, cheaper than the detoured
-    /// solution and never below the optimum.
+    /// pass of stretches two pushes long, from the start or from the end: the stretch
+    /// after that push, searched on its own, is cheaper by the detour. The result is
+    /// legal, cheaper than the detoured solution and never below the optimum.
     #[test]
     fn a_pass_of_stretches_takes_out_a_detour_in_the_middle() {
-        for (seed, metric) in [(33, Metric::Pushes), (34, Metric::Moves)] {
+        for (seed, metric, back) in [
+            (33, Metric::Pushes, false),
+            (34, Metric::Moves, false),
+            (35, Metric::Pushes, true),
+            (36, Metric::Moves, true),
+        ] {
             let options = Options {
                 metric,
                 ..Options::default()
@@ -362,7 +511,14 @@ mod tests {
                 let mut best = Best::new(level, &options, &detoured).unwrap();
                 let before = best.cost;
                 let deadline = Instant::now() + Duration::from_secs(5);
-                stretches(level, &options, deadline, &mut best, 2);
+                let shared = SolutionsBeside::new();
+                let pass = Pass {
+                    length: 2,
+                    back,
+                    shifted: false,
+                };
+                stretches(level, &options, deadline, &mut best, &shared, pass);
+                assert_eq!(shared.found(), Some(best.lurd.clone()), "offered");
                 let after = verify(level, &best.lurd).unwrap();
                 let after = metric.order(after.pushes, after.moves);
                 let n = level.number();
@@ -376,8 +532,38 @@ mod tests {
             }
             assert!(
                 detoured_cases >= 30 && cheaper == detoured_cases,
-                "{metric:?}: {cheaper} of {detoured_cases} detours taken out"
+                "{metric:?}, back {back}: {cheaper} of {detoured_cases} detours taken out"
             );
         }
+    }
+
+    /// A polisher takes the cheaper solution another offered (and offers its own when
+    /// it is the cheaper): two polishers at once never undo each other's gains.
+    #[test]
+    fn a_polisher_takes_the_cheaper_solution_another_offered() {
+        let options = Options::default();
+        let cases = with_finder_solutions(39, 200, &options);
+        let mut dearer = 0;
+        for (level, optimum, found) in &cases {
+            let counts = verify(level, found).unwrap();
+            if (counts.pushes, counts.moves) == (optimum.pushes(), optimum.moves()) {
+                continue;
+            }
+            dearer += 1;
+            let shared = SolutionsBeside::new();
+            let mut best = Best::new(level, &options, optimum.lurd()).unwrap();
+            shared.publish_found(found);
+            best.sync(level, &options, &shared);
+            let n = level.number();
+            assert_eq!(best.lurd, optimum.lurd(), "level {n}: its own kept");
+            assert_eq!(shared.found().as_deref(), Some(optimum.lurd()), "level {n}");
+            let mut theirs = Best::new(level, &options, found).unwrap();
+            theirs.sync(level, &options, &shared);
+            assert_eq!(theirs.lurd, optimum.lurd(), "level {n}: the other's taken");
+        }
+        assert!(
+            dearer >= 10,
+            "{dearer} finder's solutions dearer than the optimum"
+        );
     }
 }

@@ -381,6 +381,29 @@ impl SolutionsBeside {
         *self.found.lock().unwrap_or_else(PoisonError::into_inner) = Some(lurd.to_owned());
     }
 
+    /// `lurd` becomes the finder's solution when none is held or it is cheaper than the
+    /// one held by `metric`'s order (pushes and moves counted on the string: both are
+    /// legal solutions); whether it did. Two polishers of the same solution offer what
+    /// they gain here, so that neither undoes the other's.
+    pub(crate) fn offer_found(&self, lurd: &str, metric: Metric) -> bool {
+        let cost = |lurd: &str| {
+            let pushes = lurd.bytes().filter(u8::is_ascii_uppercase).count();
+            metric.order(
+                u32::try_from(pushes).unwrap_or(u32::MAX),
+                u32::try_from(lurd.len()).unwrap_or(u32::MAX),
+            )
+        };
+        let mut found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
+        if found
+            .as_deref()
+            .is_some_and(|held| cost(held) <= cost(lurd))
+        {
+            return false;
+        }
+        *found = Some(lurd.to_owned());
+        true
+    }
+
     /// The finder's solution, as published or improved since.
     pub(crate) fn found(&self) -> Option<String> {
         self.found
@@ -892,6 +915,25 @@ mod tests {
         // By moves they are no bound; their solution, 11 moves, is the cheapest in hand.
         assert!(give_up(past, Metric::Moves, 0).now(9));
         assert!(!give_up(past, Metric::Moves, 0).now(10));
+    }
+
+    /// A solution offered by a polisher is taken only when it is cheaper than the one
+    /// held by the metric's order, the first key first.
+    #[test]
+    fn an_offered_solution_is_taken_only_when_cheaper_by_the_metrics_order() {
+        // 2 pushes and 6 moves, 3 pushes and 4 moves, 2 pushes and 4 moves.
+        let (two_six, three_four, two_four) = ("rRllRr", "RRRu", "RuRd");
+        for metric in [Metric::Pushes, Metric::Moves] {
+            let solutions = SolutionsBeside::new();
+            assert!(solutions.offer_found(two_six, metric), "none held");
+            assert!(!solutions.offer_found(two_six, metric), "as cheap");
+            let fewer_moves = solutions.offer_found(three_four, metric);
+            assert_eq!(fewer_moves, metric == Metric::Moves, "{metric:?}");
+            assert!(solutions.offer_found(two_four, metric), "{metric:?}");
+            assert_eq!(solutions.found().as_deref(), Some(two_four));
+            assert!(!solutions.offer_found(three_four, metric), "{metric:?}");
+            assert!(!solutions.offer_found(two_six, metric), "{metric:?}");
+        }
     }
 
     /// A solution with the fewest pushes, spliced with the exact search's table under
