@@ -233,6 +233,26 @@ pub(crate) fn with_finder_solutions(
     cases
 }
 
+/// For the tests of the polish: the solution `lurd` of `level` with a detour of two
+/// walks that cancel (`lr`, `rl`, `ud` or `du`, the first that replays) after push
+/// `after` (1-based; 0 puts it before the first push); `None` when `lurd` has fewer
+/// pushes or no detour replays there.
+#[cfg(test)]
+pub(crate) fn detoured(level: &crate::Level, lurd: &str, after: usize) -> Option<String> {
+    let at = match after {
+        0 => 0,
+        _ => lurd
+            .char_indices()
+            .filter(|(_, c)| c.is_ascii_uppercase())
+            .nth(after - 1)
+            .map(|(i, _)| i + 1)?,
+    };
+    ["lr", "rl", "ud", "du"]
+        .iter()
+        .map(|detour| format!("{}{detour}{}", &lurd[..at], &lurd[at..]))
+        .find(|detoured| crate::verify::verify(level, detoured).is_ok())
+}
+
 /// The XSB text of the `width`-wide rows `inner`, inside a wall all round.
 fn walled(inner: &[u8], width: usize) -> String {
     let mut text = "#".repeat(width + 2);

@@ -982,19 +982,7 @@ mod tests {
         for (level, _, found) in &cases {
             // A detour after the middle push, which a round from the end reaches.
             let pushes = verify(level, found).unwrap().pushes as usize;
-            let Some(middle) = found
-                .char_indices()
-                .filter(|(_, c)| c.is_ascii_uppercase())
-                .nth(pushes.div_ceil(2).max(1) - 1)
-                .map(|(i, _)| i + 1)
-            else {
-                continue;
-            };
-            let Some(detoured) = ["lr", "rl", "ud", "du"]
-                .iter()
-                .map(|detour| format!("{}{detour}{}", &found[..middle], &found[middle..]))
-                .find(|lurd| verify(level, lurd).is_ok())
-            else {
+            let Some(detoured) = generate::detoured(level, found, pushes.div_ceil(2).max(1)) else {
                 continue;
             };
             let solutions = SolutionsBeside::new();

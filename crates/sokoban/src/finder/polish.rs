@@ -417,7 +417,7 @@ mod tests {
     use std::time::{Duration, Instant};
 
     use super::{Best, Pass, polish, stretches};
-    use crate::generate::with_finder_solutions;
+    use crate::generate::{detoured, with_finder_solutions};
     use crate::search::SolutionsBeside;
     use crate::solution::{Metric, Options, Solution};
     use crate::verify::verify;
@@ -494,17 +494,7 @@ mod tests {
                 if pushes < 3 {
                     continue;
                 }
-                let middle = found
-                    .char_indices()
-                    .filter(|(_, c)| c.is_ascii_uppercase())
-                    .nth(pushes / 2 - 1)
-                    .map(|(i, _)| i + 1)
-                    .unwrap();
-                let Some(detoured) = ["lr", "rl", "ud", "du"]
-                    .iter()
-                    .map(|detour| format!("{}{detour}{}", &found[..middle], &found[middle..]))
-                    .find(|lurd| verify(level, lurd).is_ok())
-                else {
+                let Some(detoured) = detoured(level, found, pushes / 2) else {
                     continue;
                 };
                 detoured_cases += 1;
