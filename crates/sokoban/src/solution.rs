@@ -193,6 +193,16 @@ pub enum SolveError {
     Interrupted,
 }
 
+/// The pushes and moves of the LURD string `lurd`, read from its letters (a push is an
+/// upper-case letter, every letter a move): O(moves), without a replay.
+pub(crate) fn counted(lurd: &str) -> (u32, u32) {
+    let pushes = lurd.bytes().filter(u8::is_ascii_uppercase).count();
+    (
+        u32::try_from(pushes).unwrap_or(u32::MAX),
+        u32::try_from(lurd.len()).unwrap_or(u32::MAX),
+    )
+}
+
 /// A solution: its moves in LURD (`lurd` walks, `LURD` pushes), the counts read from them,
 /// and whether it is proven optimal.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -207,9 +217,7 @@ pub struct Solution {
 impl Solution {
     /// A solution proven optimal for `metric`: its lower bound is its own first key.
     pub(crate) fn proven(lurd: String, metric: Metric) -> Self {
-        let moves = u32::try_from(lurd.len()).unwrap_or(u32::MAX);
-        let pushes =
-            u32::try_from(lurd.bytes().filter(u8::is_ascii_uppercase).count()).unwrap_or(u32::MAX);
+        let (pushes, moves) = counted(&lurd);
         let lower_bound = match metric {
             Metric::Pushes => pushes,
             Metric::Moves => moves,

@@ -31,7 +31,7 @@ use crate::board::Board;
 use crate::matching::Matcher;
 use crate::parse::Level;
 use crate::search::{PushProof, SolutionsBeside};
-use crate::solution::{Interrupt, Metric, Options, Solution, SolveError};
+use crate::solution::{Interrupt, Metric, Options, Solution, SolveError, counted};
 
 /// The share of `--time-limit` the forward runs of the finder may take (it stops as
 /// soon as it finds), times their shares in [`PORTFOLIO`] (1, and [`MACRO_SHARE`] more);
@@ -297,9 +297,9 @@ fn polish_beside(
     solutions: &SolutionsBeside,
     order: Polisher,
 ) {
-    let Exact::Stopped { .. } = exact else {
+    if !matches!(exact, Exact::Stopped { .. }) {
         return;
-    };
+    }
     let Some(deadline) = options.time_limit.and_then(|t| started.checked_add(t)) else {
         return;
     };
@@ -578,8 +578,8 @@ const FIRST_PHASE_SHARE_BESIDE: f64 = 0.02;
 
 /// Whether the solution `lurd` has as few pushes as `than` and fewer moves.
 fn fewer(lurd: &str, than: &Solution) -> bool {
-    let pushes = lurd.bytes().filter(u8::is_ascii_uppercase).count();
-    pushes <= than.pushes() as usize && lurd.len() < than.moves() as usize
+    let (pushes, moves) = counted(lurd);
+    pushes <= than.pushes() && moves < than.moves()
 }
 
 /// Where the exact search stops, as a share of `--time-limit`, when the finder found

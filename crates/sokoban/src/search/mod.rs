@@ -89,7 +89,7 @@ use crate::groups::GroupDeadlocks;
 use crate::matching::Matcher;
 use crate::parse::Level;
 use crate::pattern::{PairPushes, PairScratch};
-use crate::solution::{Metric, Options, Solution, SolveError};
+use crate::solution::{Metric, Options, Solution, SolveError, counted};
 pub use ball::BallPlan;
 use expand::Search;
 pub use expand::Stats;
@@ -387,11 +387,8 @@ impl SolutionsBeside {
     /// they gain here, so that neither undoes the other's.
     pub(crate) fn offer_found(&self, lurd: &str, metric: Metric) -> bool {
         let cost = |lurd: &str| {
-            let pushes = lurd.bytes().filter(u8::is_ascii_uppercase).count();
-            metric.order(
-                u32::try_from(pushes).unwrap_or(u32::MAX),
-                u32::try_from(lurd.len()).unwrap_or(u32::MAX),
-            )
+            let (pushes, moves) = counted(lurd);
+            metric.order(pushes, moves)
         };
         let mut found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
         if found
@@ -431,12 +428,9 @@ impl SolutionsBeside {
     /// The metric's first key of the cheapest solution published (the finder's, or
     /// the one with the fewest pushes proven), `None` before one is.
     fn first_key(&self, metric: Metric) -> Option<u32> {
-        let key = |lurd: &str| -> u32 {
-            let counted = match metric {
-                Metric::Pushes => lurd.chars().filter(char::is_ascii_uppercase).count(),
-                Metric::Moves => lurd.len(),
-            };
-            u32::try_from(counted).unwrap_or(u32::MAX)
+        let key = |lurd: &str| {
+            let (pushes, moves) = counted(lurd);
+            metric.order(pushes, moves)[0]
         };
         let found = self.found().map(|lurd| key(&lurd));
         let fewest = self.solution().map(|(_, lurd)| key(&lurd));
@@ -461,8 +455,7 @@ impl SolutionsBeside {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()?;
-        let own = lurd.chars().filter(char::is_ascii_uppercase).count();
-        (pushes != HOPELESS && u32::try_from(own) == Ok(pushes)).then_some((pushes, lurd))
+        (pushes != HOPELESS && counted(&lurd).0 == pushes).then_some((pushes, lurd))
     }
 }
 
@@ -739,7 +732,7 @@ fn spliced(
 ) -> String {
     let grid = level.grid();
     let k = level.boxes().len();
-    let total = lurd.chars().filter(char::is_ascii_uppercase).count() as u64;
+    let total = u64::from(counted(&lurd).0);
     let ordered = |pushes: u64, moves: u64| metric.order(pushes, moves);
     let mut boxes: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
     let mut player = level.player();
