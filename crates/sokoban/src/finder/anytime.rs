@@ -147,6 +147,13 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
         interrupt: Some(Interrupt::follower(options.interrupt.as_ref())),
         ..exact_options.clone()
     };
+    // The fewest moves among the fewest pushes on the finder's thread once it has proven
+    // those ([`moves_beside`]), stopped when the exact search returns.
+    let moves_options = Options {
+        memory_mib: beside_mib,
+        interrupt: Some(Interrupt::follower(options.interrupt.as_ref())),
+        ..options.clone()
+    };
     // The polish on the exact search's thread once it has returned ([`polish_beside`]),
     // stopped when the fewest pushes come beside: their solution is the one to polish
     // then, after both threads.
@@ -182,7 +189,7 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
             if beside_mib == 0 {
                 polish_found(level, &finder_options, started, &solutions);
             }
-            let beside = match found {
+            let mut beside = match found {
                 Ok(Some(_)) => pushes_beside(
                     level,
                     &Options {
@@ -197,6 +204,10 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
             if let Some((pushes, lurd)) = &beside.fewest {
                 solutions.publish(*pushes, lurd);
                 polish_options.stop();
+                beside.proven = moves_beside(level, &moves_options, started, *pushes);
+                if beside.proven.is_some() {
+                    exact_options.stop();
+                }
             }
             (found, beside)
         });
@@ -210,6 +221,7 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
         if let Exact::Settled(_) = exact {
             finder_options.stop();
         }
+        moves_options.stop();
         let helped = help(level, &exact, &helper_options, started);
         if helped.is_ok() {
             finder_options.stop();
@@ -368,6 +380,10 @@ fn settle(
     beside: Beside,
     options: &Options,
 ) -> Result<Option<Solution>, SolveError> {
+    let settled = matches!(&exact, Exact::Settled(Some(s)) if s.is_proven());
+    if let Some(proven) = beside.proven.filter(|_| !settled) {
+        return Ok(Some(proven));
+    }
     match (exact, found) {
         (Exact::Settled(Some(solution)), Ok(Some(lurd)))
             if !solution.is_proven() && fewer(&lurd, &solution) =>
@@ -412,6 +428,36 @@ struct Beside {
     fewest: Option<(u32, String)>,
     /// A proven lower bound on the pushes.
     bound: u32,
+    /// The answer proven on both keys from the fewest pushes ([`moves_beside`]).
+    proven: Option<Solution>,
+}
+
+/// Once the fewest pushes `fewest` are proven beside the exact search: the fewest moves
+/// among the solutions with that many ([`crate::search::fewest_moves_among`]) on the time
+/// left, within `options` (the memory of the fewest pushes beside, stopped when the exact
+/// search returns); the answer when proven. Why: the finder's thread is idle from then on,
+/// and where the solutions with the fewest pushes are few, it proves both keys well
+/// before the exact search (Microban 144 at `--time-limit 10`: see docs/sokoban.md).
+fn moves_beside(
+    level: &Level,
+    options: &Options,
+    started: Instant,
+    fewest: u32,
+) -> Option<Solution> {
+    let left = options
+        .time_limit
+        .map(|t| t.saturating_sub(started.elapsed()))?;
+    if options.interrupted() || left < AGAIN_AT_LEAST {
+        return None;
+    }
+    let within = Options {
+        time_limit: Some(left),
+        ..options.clone()
+    };
+    crate::search::fewest_moves_among(level, &within, fewest)
+        .ok()
+        .flatten()
+        .filter(Solution::is_proven)
 }
 
 /// With `--metric pushes` and a time limit, once the finder has a solution: the fewest
@@ -446,6 +492,7 @@ fn pushes_beside(
     Beside {
         fewest: answer.ok().flatten(),
         bound: stats.bound,
+        proven: None,
     }
 }
 
@@ -1299,9 +1346,11 @@ mod tests {
 
     /// When the exact search stopped, the answer is the solution with the fewest pushes
     /// proven beside it, with those pushes as its bound (the finder's when it has as
-    /// many pushes and fewer moves), else the finder's with the best bound proven.
+    /// many pushes and fewer moves), else the finder's with the best bound proven; a
+    /// solution proven on both keys beside it comes before all but the exact search's
+    /// own proof.
     #[test]
-    fn a_stopped_exact_search_answers_the_fewest_pushes_proven_beside() {
+    fn a_stopped_exact_search_answers_the_fewest_pushes_or_both_keys_proven_beside() {
         let stopped = || Exact::Stopped {
             limit: SolveError::Time,
             bound: 5,
@@ -1311,6 +1360,7 @@ mod tests {
         let beside = |fewest: Option<(u32, &str)>, bound| Beside {
             fewest: fewest.map(|(p, lurd)| (p, lurd.to_owned())),
             bound,
+            proven: None,
         };
         let answer = |found: &str, beside| {
             settle(stopped(), Ok(Some(found.to_owned())), beside, &options)
@@ -1341,8 +1391,37 @@ mod tests {
             beside(Some((2, "RR")), 2),
             &options,
         );
-        assert_eq!(got, Ok(Some(proven)));
+        assert_eq!(got, Ok(Some(proven.clone())));
         let nothing = settle(stopped(), Err(Halt::Memory), Beside::default(), &options);
         assert_eq!(nothing, Err(SolveError::Time));
+        // Both keys proven beside: that answer, whether the exact search was stopped or
+        // gave the fewest pushes unproven; the exact search's own proof first.
+        let both = Solution::proven("RuR".to_owned(), Metric::Pushes);
+        let with_both = || Beside {
+            proven: Some(both.clone()),
+            ..beside(Some((2, "RlluR")), 2)
+        };
+        let got = settle(
+            stopped(),
+            Ok(Some("RRRR".to_owned())),
+            with_both(),
+            &options,
+        );
+        assert_eq!(got, Ok(Some(both.clone())));
+        let unproven = Solution::unproven("RlluR".to_owned(), 2);
+        let got = settle(
+            Exact::Settled(Some(unproven)),
+            Err(Halt::Memory),
+            with_both(),
+            &options,
+        );
+        assert_eq!(got, Ok(Some(both.clone())));
+        let got = settle(
+            Exact::Settled(Some(proven.clone())),
+            Ok(None),
+            with_both(),
+            &options,
+        );
+        assert_eq!(got, Ok(Some(proven)));
     }
 }

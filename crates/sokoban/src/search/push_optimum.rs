@@ -70,6 +70,7 @@ pub enum Pruning {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Paths {
     Skip,
+    /// Found from both ends (`super::corridor`).
     Mark,
 }
 
@@ -106,25 +107,16 @@ pub struct PushStats {
     /// States taken from the queue whose bound the ball raised (made before it grew),
     /// queued again instead of expanded.
     pub rebounded: u64,
-    /// Expansions of the search for the states on the solutions with the fewest pushes.
-    pub path_expansions: u64,
-    /// States on the solutions with the fewest pushes.
-    pub on_paths: u64,
+    /// What the search for the states on the solutions with the fewest pushes did
+    /// (`Paths::Mark`).
+    pub corridor: super::corridor::CorridorStats,
 }
 
 /// The states (box layout, player's region) on the solutions with the fewest pushes P,
 /// each with its fewest pushes from the start: what the second phase prunes with (a
 /// state of the exact search whose layout and region is not one of them, or is reached
-/// with other pushes, is on no solution with P pushes).
-///
-/// Found by a second A* without PI-corrals that expands every state whose pushes and
-/// bound are at most P (the bound is admissible, so every state of a solution with P
-/// pushes is expanded, with its fewest pushes from the start, which it has on such a
-/// solution), then, from the most pushes down, marks a state when it is solved with P
-/// pushes or has a marked child with one push more. A marked state has a way from the
-/// start with its pushes and one to the goals with P less them: it is on a solution with
-/// P pushes. PI-corrals are left out here because they keep one solution with P pushes,
-/// not all of them, and the second phase needs all (their moves differ).
+/// with other pushes, is on no solution with P pushes). Found from both ends
+/// (`super::corridor`).
 #[derive(Debug)]
 pub(super) struct Known {
     k: usize,
@@ -149,6 +141,41 @@ impl Known {
             .filter(|&g| g != HOPELESS)
     }
 
+    /// None yet, for states of `k` boxes on a level of `cells` squares.
+    pub(super) fn empty(k: usize, cells: usize) -> Self {
+        Known {
+            k,
+            words: Vec::new(),
+            pushes: Vec::new(),
+            index: Index::new(k + 1, cells),
+        }
+    }
+
+    /// Adds the state `words` (not in yet) with its fewest pushes `pushes`; `false` when
+    /// the budget does not allow it.
+    pub(super) fn add(&mut self, words: &[u16], pushes: u32, budget: &mut Budget) -> bool {
+        let stride = self.k + 1;
+        let key = self.index.key(words);
+        let all = &self.words;
+        let Err(slot) = self.index.find(words, key, |s| {
+            &all[s as usize * stride..(s as usize + 1) * stride]
+        }) else {
+            return true;
+        };
+        let s = self.pushes.len() as u32;
+        if !budget.room(&mut self.words, stride) || !budget.room(&mut self.pushes, 1) {
+            return false;
+        }
+        self.words.extend_from_slice(words);
+        self.pushes.push(pushes);
+        self.index.insert(key.0, slot, s, budget)
+    }
+
+    /// The states it holds.
+    pub(super) fn len(&self) -> usize {
+        self.pushes.len()
+    }
+
     /// The bytes it takes.
     pub(super) fn bytes(&self) -> u64 {
         (self.words.capacity() * 2 + self.pushes.capacity() * 4) as u64 + self.index.bytes()
@@ -160,7 +187,7 @@ impl Known {
 type Priority = (u32, Reverse<u32>);
 
 /// The first phase's tables.
-struct PushSearch<'a> {
+pub(super) struct PushSearch<'a> {
     level: &'a Level,
     grid: &'a Grid,
     board: &'a Board<'a>,
@@ -171,9 +198,6 @@ struct PushSearch<'a> {
     triples: GroupDeadlocks,
     k: usize,
     pruning: Pruning,
-    /// No state whose pushes and bound pass it is queued ([`HOPELESS`]: none); with a
-    /// ceiling the search goes on past solved states until none is left under it.
-    ceiling: u32,
     /// The children of one expansion, `k + 1` words each.
     children: Vec<u16>,
     /// Per state, k sorted box squares and the least square of the player's region.
@@ -241,29 +265,21 @@ pub(super) fn push_optimum<'a>(
         Err(e) => return (Err(e), stats, ball),
     };
     drop(search);
-    if paths == Paths::Skip {
-        return (
-            Ok(Outcome::Solved {
+    let paths = match paths {
+        Paths::Skip => None,
+        Paths::Mark => {
+            let (found, corridor) = super::corridor::corridor(
+                level,
+                board,
+                (pairs, pattern),
+                options,
                 pushes,
-                lurd,
-                paths: None,
-            }),
-            stats,
-            ball,
-        );
-    }
-    let mut search = PushSearch::new(level, board, pairs, pattern, options, Pruning::None);
-    search.ceiling = pushes;
-    // The ball as it is (every state is made after it): it grows no more.
-    search.budget.bytes += ball.as_ref().map_or(0, |b| b.budget.bytes);
-    search.ball = ball;
-    let paths = match search.run(options, deadline) {
-        Ok(_) => Some(search.mark_paths()),
-        Err(_) => None,
+                (deadline, ball.as_ref().map_or(0, |b| b.budget.bytes)),
+            );
+            stats.corridor = corridor;
+            found.ok()
+        }
     };
-    stats.path_expansions = search.stats.expansions;
-    stats.on_paths = search.stats.on_paths;
-    let ball = search.ball.take();
     (
         Ok(Outcome::Solved {
             pushes,
@@ -276,7 +292,7 @@ pub(super) fn push_optimum<'a>(
 }
 
 impl<'a> PushSearch<'a> {
-    fn new(
+    pub(super) fn new(
         level: &'a Level,
         board: &'a Board<'a>,
         pairs: &'a GroupDeadlocks,
@@ -300,7 +316,6 @@ impl<'a> PushSearch<'a> {
             triples: GroupDeadlocks::default(),
             k,
             pruning,
-            ceiling: HOPELESS,
             children: Vec::new(),
             words: Vec::new(),
             parent: Vec::new(),
@@ -337,9 +352,6 @@ impl<'a> PushSearch<'a> {
         }
         self.budget.bytes += QUEUE_ENTRY_BYTES;
         let (g, h) = (self.pushes[state as usize], self.bound[state as usize]);
-        if self.ceiling != HOPELESS && g + h > self.ceiling {
-            return Ok(());
-        }
         self.nearest = self.nearest.min(h);
         self.queue
             .entry((g + h, Reverse(g)))
@@ -388,27 +400,7 @@ impl<'a> PushSearch<'a> {
         {
             return Err(SolveError::Memory);
         }
-        let mut bound = super::matching_from(
-            &mut self.matcher,
-            self.board,
-            &words[..self.k],
-            words[self.k],
-        );
-        if bound != HOPELESS
-            && let Some(pairs) = self.pattern.bound(
-                &mut self.matcher,
-                self.board,
-                &words[..self.k],
-                words[self.k],
-                &mut self.pair_scratch,
-            )
-        {
-            bound = if pairs == IMPOSSIBLE {
-                HOPELESS
-            } else {
-                bound.max(pairs)
-            };
-        }
+        let mut bound = self.region_bound(words);
         if bound != HOPELESS {
             bound = bound.max(inherited);
             if let Some(ball) = self.ball.as_ref().filter(|b| bound <= b.radius()) {
@@ -429,6 +421,45 @@ impl<'a> PushSearch<'a> {
         self.queue(state)
     }
 
+    /// The bound on the pushes left of the state `words` (sorted box squares, then the
+    /// least square of the player's region): the matching on the player's sides, raised
+    /// by the pattern database of pairs; [`HOPELESS`] when it has no matching.
+    pub(super) fn region_bound(&mut self, words: &[u16]) -> u32 {
+        let (boxes, player) = (&words[..self.k], words[self.k]);
+        let bound = super::matching_from(&mut self.matcher, self.board, boxes, player);
+        if bound == HOPELESS {
+            return HOPELESS;
+        }
+        match self.pattern.bound(
+            &mut self.matcher,
+            self.board,
+            boxes,
+            player,
+            &mut self.pair_scratch,
+        ) {
+            Some(IMPOSSIBLE) => HOPELESS,
+            Some(pairs) => bound.max(pairs),
+            None => bound,
+        }
+    }
+
+    /// The children of the state `words` (every push that passes the deadlock tests, no
+    /// PI-corral pruning), `k + 1` words each.
+    pub(super) fn children_of_state(&mut self, words: &[u16]) -> &[u16] {
+        let k = self.k;
+        let boxes = words[..k].to_vec();
+        let player = CellId::new(usize::from(words[k]));
+        for &b in &boxes {
+            self.occupied[usize::from(b)] = true;
+        }
+        self.walker.run(self.grid, &self.occupied, player);
+        self.children_of(&boxes, &[]);
+        for &b in &boxes {
+            self.occupied[usize::from(b)] = false;
+        }
+        &self.children
+    }
+
     /// The least square the player reaches from `from` with the boxes `occupied` marks.
     fn region_of(&mut self, from: CellId) -> u16 {
         self.region.run(self.grid, &self.occupied, from);
@@ -437,8 +468,7 @@ impl<'a> PushSearch<'a> {
     }
 
     /// The A* loop: the first solved state taken from the queue, `None` when the queue
-    /// runs dry; with a ceiling, solved states are kept and the loop goes on until the
-    /// queue runs dry.
+    /// runs dry.
     fn run(
         &mut self,
         options: &Options,
@@ -482,11 +512,7 @@ impl<'a> PushSearch<'a> {
             self.stats.bound = self.stats.bound.max(f);
             boxes.copy_from_slice(&self.state(state)[..k]);
             if self.is_solved(state) {
-                if self.ceiling == HOPELESS {
-                    return Ok(Some(state));
-                }
-                self.closed[s] = true;
-                continue;
+                return Ok(Some(state));
             }
             self.closed[s] = true;
             self.stats.expansions += 1;
@@ -604,58 +630,6 @@ impl<'a> PushSearch<'a> {
             && self.state(state)[..self.k]
                 .iter()
                 .all(|&b| self.board.is_goal(usize::from(b)))
-    }
-
-    /// After a run under a ceiling P: the states on the solutions with P pushes (see
-    /// [`Known`]), the others' pushes set to [`HOPELESS`].
-    fn mark_paths(&mut self) -> Known {
-        let k = self.k;
-        let n = self.parent.len();
-        let mut order: Vec<u32> = (0..n as u32).filter(|&s| self.closed[s as usize]).collect();
-        order.sort_unstable_by_key(|&s| std::cmp::Reverse(self.pushes[s as usize]));
-        let mut on_path = vec![false; n];
-        let mut boxes = vec![0u16; k];
-        for &state in &order {
-            let s = state as usize;
-            let g = self.pushes[s];
-            if self.is_solved(state) {
-                on_path[s] = g == self.ceiling;
-                continue;
-            }
-            boxes.copy_from_slice(&self.state(state)[..k]);
-            let player = CellId::new(usize::from(self.state(state)[k]));
-            for &b in &boxes {
-                self.occupied[usize::from(b)] = true;
-            }
-            self.walker.run(self.grid, &self.occupied, player);
-            self.children_of(&boxes, &[]);
-            for &b in &boxes {
-                self.occupied[usize::from(b)] = false;
-            }
-            let stride = k + 1;
-            let all = &self.words;
-            on_path[s] = self.children.chunks_exact(stride).any(|c| {
-                let key = self.index.key(c);
-                self.index
-                    .find(c, key, |t| {
-                        &all[t as usize * stride..(t as usize + 1) * stride]
-                    })
-                    .is_ok_and(|t| on_path[t as usize] && self.pushes[t as usize] == g + 1)
-            });
-        }
-        let mut pushes = std::mem::take(&mut self.pushes);
-        for (g, &on) in pushes.iter_mut().zip(&on_path) {
-            if !on {
-                *g = HOPELESS;
-            }
-        }
-        self.stats.on_paths = on_path.iter().filter(|&&on| on).count() as u64;
-        Known {
-            k,
-            words: std::mem::take(&mut self.words),
-            pushes,
-            index: std::mem::replace(&mut self.index, Index::new(k + 1, 0)),
-        }
     }
 
     /// Into `children`, every push from the boxes `boxes` (marked in `occupied`, the walk
