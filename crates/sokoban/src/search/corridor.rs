@@ -380,15 +380,10 @@ impl Meet<'_, '_> {
                 self.occupied[q.index()] = false;
                 self.occupied[p.index()] = true;
                 self.child_region.run(grid, &self.occupied, behind);
+                let reached = &self.child_region.queue;
+                let least = reached.iter().min().copied().unwrap_or(behind);
                 self.occupied[p.index()] = false;
                 self.occupied[q.index()] = true;
-                let least = self
-                    .child_region
-                    .queue
-                    .iter()
-                    .min()
-                    .copied()
-                    .unwrap_or(behind);
                 pulled[k] = least.index() as u16;
                 out.extend_from_slice(&pulled);
             }
@@ -448,7 +443,6 @@ impl Meet<'_, '_> {
     /// looked up one layer nearer the goals). Only marked states are walked from: far
     /// fewer than the kept ones.
     fn mark(&mut self, stopped: &dyn Fn() -> bool) -> Result<(), SolveError> {
-        let stride = self.k + 1;
         let (d, back) = (self.forward.depth(), self.backward.depth());
         if !self
             .budget
@@ -474,49 +468,52 @@ impl Meet<'_, '_> {
                 behind.push(t);
             }
         }
-        let mut words = vec![0u16; stride];
-        let mut children = Vec::new();
-        let mut next = Vec::new();
-        for layer in (0..d).rev() {
+        self.spread(true, ahead, d, stopped)?;
+        self.spread(false, behind, back, stopped)
+    }
+
+    /// Spreads the marks from the marked states `ahead` of the last `layers` layers of a
+    /// side down to its layer 0: forwards one pull back (a state of the layer nearer the
+    /// start with a push into a marked one), backwards one push on (nearer the goals).
+    fn spread(
+        &mut self,
+        forwards: bool,
+        mut ahead: Vec<u32>,
+        layers: usize,
+        stopped: &dyn Fn() -> bool,
+    ) -> Result<(), SolveError> {
+        let stride = self.k + 1;
+        let (mut words, mut children, mut next) = (vec![0u16; stride], Vec::new(), Vec::new());
+        for layer in (0..layers).rev() {
             next.clear();
             for (i, &t) in ahead.iter().enumerate() {
                 if i % CLOCK_EVERY == CLOCK_EVERY - 1 && stopped() {
                     return Err(SolveError::Time);
                 }
-                words.copy_from_slice(self.forward.state(t));
-                self.pulls_of(&words, &mut children);
+                if forwards {
+                    words.copy_from_slice(self.forward.state(t));
+                    self.pulls_of(&words, &mut children);
+                } else {
+                    words.copy_from_slice(self.backward.state(t));
+                    children.clear();
+                    children.extend_from_slice(self.pushes.children_of_state(&words));
+                }
+                let side = if forwards {
+                    &mut self.forward
+                } else {
+                    &mut self.backward
+                };
                 for c in children.chunks_exact(stride) {
-                    if let Some((s, l)) = self.forward.find(c)
+                    if let Some((s, l)) = side.find(c)
                         && usize::from(l) == layer
-                        && !self.forward.on[s as usize]
+                        && !side.on[s as usize]
                     {
-                        self.forward.on[s as usize] = true;
+                        side.on[s as usize] = true;
                         next.push(s);
                     }
                 }
             }
             std::mem::swap(&mut ahead, &mut next);
-        }
-        for layer in (0..back).rev() {
-            next.clear();
-            for (i, &t) in behind.iter().enumerate() {
-                if i % CLOCK_EVERY == CLOCK_EVERY - 1 && stopped() {
-                    return Err(SolveError::Time);
-                }
-                words.copy_from_slice(self.backward.state(t));
-                children.clear();
-                children.extend_from_slice(self.pushes.children_of_state(&words));
-                for c in children.chunks_exact(stride) {
-                    if let Some((s, l)) = self.backward.find(c)
-                        && usize::from(l) == layer
-                        && !self.backward.on[s as usize]
-                    {
-                        self.backward.on[s as usize] = true;
-                        next.push(s);
-                    }
-                }
-            }
-            std::mem::swap(&mut behind, &mut next);
         }
         Ok(())
     }
