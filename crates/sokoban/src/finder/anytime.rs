@@ -148,7 +148,7 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
         ..exact_options.clone()
     };
     // The fewest moves among the fewest pushes on the finder's thread once it has proven
-    // those ([`moves_beside`]), stopped when the exact search returns.
+    // those ([`moves_beside`]), stopped when the exact search returns but for the time.
     let moves_options = Options {
         memory_mib: beside_mib,
         interrupt: Some(Interrupt::follower(options.interrupt.as_ref())),
@@ -221,7 +221,18 @@ fn side_by_side(level: &Level, options: &Options) -> Result<Option<Solution>, So
         if let Exact::Settled(_) = exact {
             finder_options.stop();
         }
-        moves_options.stop();
+        // The fewest moves beside go on when the exact search only gave its time up (or
+        // ran out of it, when they end too): Microban 144 gave up at 8 s, before the
+        // fewest pushes beside came, which ended the proof beside at 9.5 s with it.
+        if !matches!(
+            exact,
+            Exact::Stopped {
+                limit: SolveError::Time,
+                ..
+            }
+        ) {
+            moves_options.stop();
+        }
         let helped = help(level, &exact, &helper_options, started);
         if helped.is_ok() {
             finder_options.stop();
@@ -435,7 +446,7 @@ struct Beside {
 /// Once the fewest pushes `fewest` are proven beside the exact search: the fewest moves
 /// among the solutions with that many ([`crate::search::fewest_moves_among`]) on the time
 /// left, within `options` (the memory of the fewest pushes beside, stopped when the exact
-/// search returns); the answer when proven. Why: the finder's thread is idle from then on,
+/// search returns other than on the clock); the answer when proven. Why: the finder's thread is idle from then on,
 /// and where the solutions with the fewest pushes are few, it proves both keys well
 /// before the exact search (Microban 144 at `--time-limit 10`: see docs/sokoban.md).
 fn moves_beside(
