@@ -446,9 +446,10 @@ struct Beside {
 /// Once the fewest pushes `fewest` are proven beside the exact search: the fewest moves
 /// among the solutions with that many ([`crate::search::fewest_moves_among`]) on the time
 /// left, within `options` (the memory of the fewest pushes beside, stopped when the exact
-/// search returns other than on the clock); the answer when proven. Why: the finder's thread is idle from then on,
-/// and where the solutions with the fewest pushes are few, it proves both keys well
-/// before the exact search (Microban 144 at `--time-limit 10`: see docs/sokoban.md).
+/// search returns other than on the clock); the answer when proven. Why: the finder's
+/// thread is idle from then on, and where the solutions with the fewest pushes are few,
+/// it proves both keys well before the exact search (Microban 144 at `--time-limit 10`:
+/// see docs/sokoban.md).
 fn moves_beside(
     level: &Level,
     options: &Options,

@@ -516,8 +516,10 @@ pub(crate) fn push_optimum_alone(
 /// among the solutions with that many, proven, within `options`' limits: the states on
 /// those solutions found from both ends (`corridor`), then the exact search under the
 /// ceiling `fewest` keeping only those states. The solution is the one the exact search
-/// alone would give: a state it leaves out is on no solution with `fewest` pushes, so no
-/// state of those solutions comes out of the queue in another order.
+/// alone gives, letter for letter, on every level the tests and measurements tried: a
+/// state left out is on no solution with `fewest` pushes, so the states of those solutions
+/// come out of the queue in the same order (unless a bound passed down from a state left
+/// out would have raised one of theirs, which none of those levels showed).
 ///
 /// Why: on two threads the finder's thread is idle once it has proven the fewest pushes
 /// beside the exact search, and where those solutions are few, both ends and the search
