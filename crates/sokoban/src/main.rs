@@ -69,6 +69,7 @@ fn parse_limit(text: &str) -> Result<Limit, String> {
 const INTERRUPTED: u8 = 130;
 
 fn main() -> ExitCode {
+    return_freed_memory();
     let cli = Cli::parse();
     // Ctrl-C once: no further level is read, the levels under way end with what they
     // have, and every answer found is printed. Twice: stop at once.
@@ -123,3 +124,24 @@ fn main() -> ExitCode {
         Err(e) => grid_core::exit_code(Err(e)),
     }
 }
+
+/// Large blocks of memory straight from the system, and back to it when freed. A level's
+/// searches run one after another, each growing its tables by doubling up to its share
+/// of `--memory-mib` and freeing them when it ends (the finder, the fewest pushes, the
+/// exact search, the polish); glibc raises the size it serves from its own heap as large
+/// blocks are freed, and kept what the searches before had freed besides what the next one
+/// counted: XSokoban 2 at `--memory-mib 300 --time-limit 10` peaked at 289 to 368 MB in
+/// six runs, 215 to 217 MB with this, in the same time.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(unsafe_code)]
+fn return_freed_memory() {
+    // SAFETY: `mallopt` only sets a parameter of the allocator, here before any thread of
+    // this program starts.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
+}
+
+/// Elsewhere the allocator is left as it is.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn return_freed_memory() {}
