@@ -39,7 +39,8 @@
 //! 6. its bounds `heuristic` (one-ghost and exact pair distances) and the step rule
 //!    `moves`;
 //! 7. at the bottom, the problem itself: `dataset` ([`Dataset`], its validating
-//!    constructor, [`Plan`]).
+//!    constructor, [`Plan`]), and `progress` ([`Progress`]: the figures of the solve
+//!    under way, for a progress line).
 //!
 //! # Features
 //! - `cli` (default): the `ghosts` binary and its command-line parser (clap). A library
@@ -72,6 +73,7 @@ mod mapf;
 mod moves;
 mod parse;
 mod plan;
+mod progress;
 mod scen;
 mod search;
 mod solve;
@@ -88,6 +90,7 @@ pub use dataset::{Dataset, DatasetError, MAX_GHOSTS, Marker, Plan};
 pub use grid_core::limits::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB};
 pub use grid_core::{CellError, CellId, Grid, ParseError, RunError, exit_code};
 pub use mapf::Event;
+pub use progress::Progress;
 pub use solve::{Objective, Options, Problem, Solution, SolveError, solve};
 
 use parse::read_dataset_within;
@@ -152,11 +155,15 @@ pub struct RunOptions<'a> {
     /// Told every step of each search ([`Options::trace`]); the binary's `--verbose`
     /// prints them on standard error.
     pub trace: Option<&'a dyn Fn(&Event)>,
+    /// Kept up to date with each search's bound and best plan ([`Options::progress`]);
+    /// the binary redraws them on standard error when it is a terminal.
+    pub progress: Option<&'a Progress>,
 }
 
 impl Default for RunOptions<'_> {
     /// The makespan, no plan, no drawing, no picture, [`DEFAULT_MAX_CELLS`],
-    /// [`DEFAULT_MEMORY_MIB`], no time limit, the machine's processors, no trace.
+    /// [`DEFAULT_MEMORY_MIB`], no time limit, the machine's processors, no trace,
+    /// no progress.
     fn default() -> Self {
         RunOptions {
             objective: Objective::Makespan,
@@ -170,6 +177,7 @@ impl Default for RunOptions<'_> {
             time_limit: None,
             threads: std::thread::available_parallelism().unwrap_or(std::num::NonZeroUsize::MIN),
             trace: None,
+            progress: None,
         }
     }
 }
@@ -188,6 +196,7 @@ impl std::fmt::Debug for RunOptions<'_> {
             .field("time_limit", &self.time_limit)
             .field("threads", &self.threads)
             .field("trace", &self.trace.map(|_| "a sink"))
+            .field("progress", &self.progress)
             .finish()
     }
 }
@@ -214,6 +223,7 @@ impl RunOptions<'_> {
             time_limit: self.time_limit,
             threads: self.threads,
             trace: self.trace,
+            progress: self.progress,
         }
     }
 }

@@ -19,6 +19,7 @@ pub use crate::mapf::Objective;
 use crate::mapf::soc::SocPlan;
 use crate::mapf::{self, Agents, Event, Limits, Unanswered};
 use crate::parse::{BYTES_PER_CELL, BYTES_PER_CELL_PER_GHOST};
+use crate::progress::Progress;
 
 /// What one solve computes, how far it may go, and who hears of its progress.
 ///
@@ -50,11 +51,15 @@ pub struct Options<'a> {
     /// Told every step of the search as it is decided ([`Event`]); `None`: nobody.
     /// The binary's `--verbose` prints them on standard error.
     pub trace: Option<&'a dyn Fn(&Event)>,
+    /// Kept up to date with the proven bound and the best plan while the search runs,
+    /// readable from another thread ([`Progress`]); `None`: nobody watches. The binary
+    /// redraws them on standard error when it is a terminal.
+    pub progress: Option<&'a Progress>,
 }
 
 impl Default for Options<'_> {
     /// The makespan, no plan, [`DEFAULT_MEMORY_MIB`], no time limit, one thread, no
-    /// trace.
+    /// trace, no progress.
     fn default() -> Self {
         Options {
             objective: Objective::Makespan,
@@ -63,6 +68,7 @@ impl Default for Options<'_> {
             time_limit: None,
             threads: std::num::NonZeroUsize::MIN,
             trace: None,
+            progress: None,
         }
     }
 }
@@ -76,6 +82,7 @@ impl fmt::Debug for Options<'_> {
             .field("time_limit", &self.time_limit)
             .field("threads", &self.threads)
             .field("trace", &self.trace.map(|_| "a sink"))
+            .field("progress", &self.progress)
             .finish()
     }
 }
@@ -330,35 +337,136 @@ pub fn solve<P: Problem>(
         budget_mib: options.memory_mib,
         time_limit: options.time_limit,
     };
+    if let Some(progress) = options.progress {
+        progress.start();
+    }
+    // Over however the solve ends.
+    struct Stop<'p>(Option<&'p Progress>);
+    impl Drop for Stop<'_> {
+        fn drop(&mut self) {
+            if let Some(progress) = self.0 {
+                progress.stop();
+            }
+        }
+    }
+    let _over = Stop(options.progress);
     let mut trace = |event: &Event| {
+        if let Some(progress) = options.progress {
+            observe(progress, event, options.objective);
+        }
         if let Some(sink) = options.trace {
             sink(event);
         }
     };
     let agents = problem.agents(options.memory_mib)?;
-    match options.objective {
+    let solution = match options.objective {
         Objective::Makespan => {
             let answer = mapf::solve_agents(agents, want, limits, &mut trace)?;
             let found = answer.found;
-            Ok(found.steps.map(|steps| {
+            found.steps.map(|steps| {
                 let mut solution = Solution::makespan(steps, found.plan, found.expanded);
                 if let Some(bound) = answer.unproven_bound {
                     solution.lower_bound = u64::from(bound);
                 }
                 solution
-            }))
+            })
         }
-        Objective::SumOfCosts => {
-            Ok(
-                mapf::solve_agents_soc(agents, limits, options.threads, &mut trace)?.map(
-                    |(soc, bound)| {
-                        let mut solution = Solution::sum_of_costs(soc, want);
-                        solution.lower_bound = bound;
-                        solution
-                    },
-                ),
-            )
+        Objective::SumOfCosts => mapf::solve_agents_soc(
+            agents,
+            limits,
+            options.threads,
+            &mut trace,
+            options.progress,
+        )?
+        .map(|(soc, bound)| {
+            let mut solution = Solution::sum_of_costs(soc, want);
+            solution.lower_bound = bound;
+            solution
+        }),
+    };
+    // The answer's figures, which no event may have told (a proof's last plan).
+    if let (Some(progress), Some(solution)) = (options.progress, &solution) {
+        progress.plan_of(solution.cost());
+        progress.bound_at_least(solution.lower_bound());
+    }
+    Ok(solution)
+}
+
+/// Tells `progress` what `event` proves or finds on `objective`: the makespan's events carry
+/// horizons (a horizon proved impossible raises the bound past it, a plan found at
+/// one is a plan of that makespan); the sum of costs' proof tells its bound directly
+/// ([`crate::mapf::soc::Beside`]), and only its plans' events count here (the
+/// makespans of its first plans are not its costs).
+fn observe(progress: &Progress, event: &Event, objective: Objective) {
+    match (objective, event) {
+        (_, Event::Unproven { cost, lower_bound }) => {
+            progress.plan_of(*cost);
+            progress.bound_at_least(*lower_bound);
         }
+        (Objective::SumOfCosts, Event::SocPlan { cost, .. } | Event::SocBeside { cost, .. }) => {
+            progress.plan_of(*cost);
+        }
+        (Objective::SumOfCosts, _) => {}
+        (Objective::Makespan, event) => observe_makespan(progress, event),
+    }
+}
+
+/// [`observe`] for the makespan.
+fn observe_makespan(progress: &Progress, event: &Event) {
+    let steps = u64::from;
+    match *event {
+        Event::LowerBound(Some(bound)) => progress.bound_at_least(steps(bound)),
+        Event::JointSearch {
+            steps: Some(found), ..
+        } => {
+            progress.bound_at_least(steps(found));
+            progress.plan_of(steps(found));
+        }
+        Event::Planning {
+            horizon,
+            found: true,
+            ..
+        }
+        | Event::Improving {
+            horizon,
+            found: true,
+            ..
+        }
+        | Event::Repair {
+            horizon, left: 0, ..
+        } => progress.plan_of(steps(horizon)),
+        Event::Core { horizon, found, .. } | Event::Sat { horizon, found, .. } => {
+            if found {
+                progress.plan_of(steps(horizon));
+            } else {
+                progress.bound_at_least(steps(horizon) + 1);
+            }
+        }
+        Event::CoreOptimum {
+            steps: Some(optimum),
+            fits: true,
+            ..
+        } => progress.bound_at_least(steps(optimum)),
+        Event::FirstPlan {
+            steps: Some(found),
+            exhausted,
+            ..
+        }
+        | Event::OtherSeeds {
+            best: Some(found),
+            exhausted,
+            ..
+        } => {
+            progress.plan_of(steps(found));
+            if exhausted {
+                progress.bound_at_least(steps(found));
+            }
+        }
+        Event::PushAndSwap {
+            steps: Some(found), ..
+        } => progress.plan_of(steps(found)),
+        Event::Shortened { makespan, .. } => progress.plan_of(steps(makespan)),
+        _ => {}
     }
 }
 

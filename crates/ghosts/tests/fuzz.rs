@@ -80,6 +80,7 @@ fn check(input: &[u8], rng: &mut SplitMix64) -> bool {
         time_limit: None,
         threads: std::num::NonZeroUsize::MIN,
         trace: None,
+        progress: None,
     };
     let mut out = Vec::new();
     let outcome = ghosts::run(input, &mut out, &options);

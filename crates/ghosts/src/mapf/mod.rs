@@ -48,6 +48,7 @@ use grid_core::{CellId, Grid};
 
 use crate::dataset::{Dataset, MAX_GHOSTS, Want};
 use crate::moves::Options;
+use crate::progress::Progress;
 use crate::search::{self, Found};
 use dist_table::DistTable;
 
@@ -848,6 +849,7 @@ pub(crate) fn solve_agents_soc(
     limits: Limits,
     threads: std::num::NonZeroUsize,
     trace: &mut dyn FnMut(&Event),
+    progress: Option<&Progress>,
 ) -> Result<Option<(soc::SocPlan, u64)>, Unanswered> {
     let Agents { starts, goals, .. } = agents;
     if starts == goals {
@@ -859,7 +861,9 @@ pub(crate) fn solve_agents_soc(
         return Ok(Some((plan, 0)));
     }
     soc_driven(
-        Driver::new(agents, Want::Plan, limits, trace).with_threads(threads),
+        Driver::new(agents, Want::Plan, limits, trace)
+            .with_threads(threads)
+            .with_progress(progress),
         soc::Techniques::default(),
     )
 }
@@ -937,7 +941,9 @@ fn soc_driven(
     let proof_mib = limits
         .budget_mib
         .saturating_sub(beside_plan.as_ref().map_or(0, |b| b.2.0.div_ceil(MIB)));
-    let beside = soc::Beside::default();
+    // Always given to the proof, which tells it its bound (and so the progress); with no
+    // search beside, its `found` stays at none and never stops the proof.
+    let beside = soc::Beside::telling(driver.progress);
     let done = std::sync::atomic::AtomicBool::new(false);
     let (found, beside_found) = std::thread::scope(|scope| {
         let helper = beside_plan.map(|(paths, until, (_, exact))| {
@@ -957,7 +963,7 @@ fn soc_driven(
             first,
             whole_from,
             whole_late_from,
-            beside: helper.as_ref().map(|_| &beside),
+            beside: Some(&beside),
         };
         let found = soc::solve_within(grid, starts, goals, proof_mib, techniques, within);
         done.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -1042,7 +1048,7 @@ struct BesideWithin<'a> {
     /// Whether it takes exact steps ([`lns::Lns::exact_step`]): their session fits.
     exact: bool,
     /// The proof's bound, read before every step, and each better plan's cost, told.
-    beside: &'a soc::Beside,
+    beside: &'a soc::Beside<'a>,
     /// Set when the proof is over.
     done: &'a std::sync::atomic::AtomicBool,
 }
@@ -1082,7 +1088,7 @@ fn lns_beside(
         };
         share.record(exact, started.elapsed(), improved);
         if improved {
-            beside.found.store(search.cost(), Relaxed);
+            beside.tell_found(search.cost());
         }
     }
     (search.cost() < first).then(|| search.into_paths())
@@ -1564,6 +1570,9 @@ struct Driver<'a, 't> {
     /// improved beside the proof.
     threads: std::num::NonZeroUsize,
     trace: &'t mut dyn FnMut(&Event),
+    /// Told the sum of costs' bound and its plans from beside the proof as they come
+    /// (the makespan's figures reach it through `trace`, [`Progress::observe`]).
+    progress: Option<&'t Progress>,
 }
 
 impl<'a, 't> Driver<'a, 't> {
@@ -1585,7 +1594,14 @@ impl<'a, 't> Driver<'a, 't> {
             last_resort: LastResort::PushAndSwap,
             threads: std::num::NonZeroUsize::MIN,
             trace,
+            progress: None,
         }
+    }
+
+    /// The driver telling `progress` what the traced events do not.
+    fn with_progress(mut self, progress: Option<&'t Progress>) -> Self {
+        self.progress = progress;
+        self
     }
 
     /// The driver with `threads` threads instead of one.

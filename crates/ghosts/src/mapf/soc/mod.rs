@@ -52,6 +52,7 @@ use grid_core::limits::MIB;
 use grid_core::{CellId, Grid};
 
 use super::{Instance, Method, Unanswered, solvable};
+use crate::progress::Progress;
 use encoding::Decision;
 
 /// Priority orders prioritized planning tries per budget.
@@ -427,20 +428,50 @@ pub fn solve(
 }
 
 /// What the proof and a search for plans beside it, on another thread, tell each other
-/// ([`Within::beside`]).
+/// ([`Within::beside`]), and both tell whoever watches the solve's [`Progress`].
 #[derive(Debug)]
-pub struct Beside {
+pub struct Beside<'p> {
     /// The sum of costs of the best plan the search beside has found (`u64::MAX`: none).
     pub found: std::sync::atomic::AtomicU64,
     /// The proof's lower bound so far.
     pub bound: std::sync::atomic::AtomicU64,
+    /// Told each bound and each plan as well (`None`: nobody watches).
+    pub progress: Option<&'p Progress>,
 }
 
-impl Default for Beside {
+impl Default for Beside<'_> {
     fn default() -> Self {
         Beside {
             found: std::sync::atomic::AtomicU64::new(u64::MAX),
             bound: std::sync::atomic::AtomicU64::new(0),
+            progress: None,
+        }
+    }
+}
+
+impl<'p> Beside<'p> {
+    /// No plan, no bound yet; both told to `progress` as well.
+    pub fn telling(progress: Option<&'p Progress>) -> Self {
+        Beside {
+            progress,
+            ..Beside::default()
+        }
+    }
+
+    /// The proof's bound is now `bound`.
+    pub fn tell_bound(&self, bound: u64) {
+        self.bound
+            .store(bound, std::sync::atomic::Ordering::Relaxed);
+        if let Some(progress) = self.progress {
+            progress.bound_at_least(bound);
+        }
+    }
+
+    /// The search beside found a plan of sum of costs `cost`.
+    pub fn tell_found(&self, cost: u64) {
+        self.found.store(cost, std::sync::atomic::Ordering::Relaxed);
+        if let Some(progress) = self.progress {
+            progress.plan_of(cost);
         }
     }
 }
@@ -465,7 +496,7 @@ pub struct Within<'s> {
     /// A search for plans beside the proof, if one runs: before every budget the proof
     /// tells it its bound, and stops (as `stop` does) once a plan it found costs no more
     /// than that bound, which the caller then answers proven.
-    pub beside: Option<&'s Beside>,
+    pub beside: Option<&'s Beside<'s>>,
 }
 
 /// [`solve`], stopped when `within.stop` says so or a step would pass the budget: then,
@@ -630,7 +661,7 @@ pub fn solve_within(
             if let Some(beside) = beside {
                 use std::sync::atomic::Ordering::Relaxed;
                 let bound = lower_bound + u64::from(delta);
-                beside.bound.store(bound, Relaxed);
+                beside.tell_bound(bound);
                 if beside.found.load(Relaxed) <= bound {
                     return Err(Unanswered::Time {
                         limit: std::time::Duration::ZERO,
