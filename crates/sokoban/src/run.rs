@@ -116,6 +116,10 @@ impl<O: Write, E: Write> Printer<'_, O, E> {
     /// Takes result number `place` and prints every result now in order.
     fn take(&mut self, place: usize, done: Done) -> Result<(), RunError> {
         self.waiting.insert(place, done);
+        // The line is wiped before the answers: on a terminal they would go on its end.
+        if self.waiting.contains_key(&self.next) {
+            self.progress(true);
+        }
         while let Some(done) = self.waiting.remove(&self.next) {
             self.next += 1;
             self.print(done)?;
@@ -463,6 +467,59 @@ mod tests {
             .unwrap();
             assert_eq!(told, 2);
             assert_eq!(String::from_utf8(out).unwrap(), "; good\n2 2 RR\n");
+        }
+    }
+
+    /// Standard output and error on one terminal: both streams into one buffer.
+    #[derive(Clone, Default)]
+    struct Terminal(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+
+    impl Write for Terminal {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_progress_line_is_wiped_before_each_answer_on_a_shared_terminal() {
+        let text = format!(
+            "{}\n; bad\n#@@$.#\n\n{}",
+            generate::collection(3, 30, 3, 5),
+            generate::collection(4, 30, 3, 5)
+        );
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        run(text.as_bytes(), &mut out, &mut err, &RunOptions::default()).unwrap();
+        let plain = String::from_utf8([out, err].concat()).unwrap();
+        for jobs in [1, 3] {
+            let options = RunOptions {
+                jobs: NonZeroUsize::new(jobs).unwrap(),
+                progress: true,
+                ..RunOptions::default()
+            };
+            let terminal = Terminal::default();
+            let (mut out, mut err) = (terminal.clone(), terminal.clone());
+            run(text.as_bytes(), &mut out, &mut err, &options).unwrap();
+            let shown = String::from_utf8(terminal.0.take()).unwrap();
+            assert!(shown.contains("levels done"), "{shown}");
+            // What a terminal shows of each line: what follows its last wipe. Each is an
+            // answer, a title or the error, never a progress line with an answer on its
+            // end; the answers in the order of a run without the line.
+            let seen: Vec<&str> = shown
+                .split('\n')
+                .map(|line| line.rsplit("\r\x1b[K").next().unwrap_or(line))
+                .filter(|line| !line.is_empty())
+                .collect();
+            let answers = |lines: &[&str]| -> Vec<String> {
+                let answers = lines.iter().filter(|line| !line.starts_with("error:"));
+                answers.map(|line| (*line).to_owned()).collect()
+            };
+            let plain: Vec<&str> = plain.lines().collect();
+            assert_eq!(answers(&seen), answers(&plain), "{shown:?}");
+            assert!(seen.iter().any(|line| line.starts_with("error:")));
         }
     }
 
