@@ -29,7 +29,8 @@
 //! # Inside: a ladder of modules
 //! Each module uses only those below it (no module imports one that imports it back):
 //! 1. the formats and the program: `lib` ([`run`]), `plan` and `svg` (writing and
-//!    drawing answers), `mapf::show` (the same for MovingAI instances);
+//!    drawing answers), `mapf::show` (the same for MovingAI instances),
+//!    `progress_line` (the binary's [`ProgressLine`] on a terminal);
 //! 2. the front door: `solve` ([`Options`], [`Solution`], [`SolveError`], [`solve`]);
 //! 3. the readers: `parse` (the UVa format, with located errors), `benchmark` and `scen`
 //!    (the MovingAI files);
@@ -74,6 +75,7 @@ mod moves;
 mod parse;
 mod plan;
 mod progress;
+mod progress_line;
 mod scen;
 mod search;
 mod solve;
@@ -91,6 +93,7 @@ pub use grid_core::limits::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB};
 pub use grid_core::{CellError, CellId, Grid, ParseError, RunError, exit_code};
 pub use mapf::Event;
 pub use progress::Progress;
+pub use progress_line::{ProgressLine, Wiping};
 pub use solve::{Objective, Options, Problem, Solution, SolveError, solve};
 
 use parse::read_dataset_within;

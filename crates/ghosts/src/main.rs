@@ -4,9 +4,6 @@
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::time::{Duration, Instant};
 
 use clap::Parser;
 
@@ -80,121 +77,13 @@ fn to_stderr(event: &ghosts::Event) {
     let _ = writeln!(io::stderr(), "ghosts: {event}");
 }
 
-/// How often the progress line is redrawn, and how long a solve runs before it shows.
-const REDRAW: Duration = Duration::from_millis(250);
-const QUIET_FOR: Duration = Duration::from_secs(1);
-
-/// The progress line on standard error, for a person watching a terminal: the solve's
-/// seconds, its proven bound and its best plan ([`ghosts::Progress`]), redrawn on a timer
-/// by its own thread ([`ProgressLine::keep`]) once a solve has run for a second, and
-/// wiped before anything is written to standard output ([`ClearedFirst`]) or when the
-/// program ends, so answers never share its line.
-struct ProgressLine<'a> {
-    progress: &'a ghosts::Progress,
-    objective: ghosts::Objective,
-    /// Whether the solves are datasets (numbered on the line) or one benchmark instance.
-    datasets: bool,
-    /// Whether the line is on the terminal now (held while it is drawn or wiped).
-    drawn: Mutex<bool>,
-    /// Set when the program is done.
-    over: AtomicBool,
-}
-
-impl ProgressLine<'_> {
-    /// Redraws the line every [`REDRAW`] while a solve that started [`QUIET_FOR`] ago is
-    /// under way, until [`ProgressLine::over`] is set (then wipes it).
-    fn keep(&self) {
-        let (mut seen, mut since) = (0, Instant::now());
-        loop {
-            std::thread::park_timeout(REDRAW);
-            if self.over.load(Relaxed) {
-                self.clear();
-                return;
-            }
-            let solves = self.progress.solves();
-            if solves != seen {
-                (seen, since) = (solves, Instant::now());
-            }
-            if !self.progress.is_running() {
-                self.clear();
-            } else if since.elapsed() >= QUIET_FOR {
-                self.draw(solves, since.elapsed());
-            }
-        }
-    }
-
-    fn draw(&self, solves: u64, elapsed: Duration) {
-        let objective = match self.objective {
-            ghosts::Objective::Makespan => "makespan",
-            ghosts::Objective::SumOfCosts => "sum of costs",
-        };
-        let mut line = String::from("ghosts: ");
-        if self.datasets {
-            line += &format!("dataset {solves}, ");
-        }
-        line += &format!("{:.0} s", elapsed.as_secs_f64());
-        if let Some(bound) = self.progress.lower_bound() {
-            line += &format!(", {objective} >= {bound}");
-        }
-        match self.progress.best() {
-            Some(best) => line += &format!(", best plan {best}"),
-            None => line += ", no plan yet",
-        }
-        let Ok(mut drawn) = self.drawn.lock() else {
-            return;
-        };
-        let mut stderr = io::stderr().lock();
-        let _ = write!(stderr, "\r\x1b[K{line}");
-        let _ = stderr.flush();
-        *drawn = true;
-    }
-
-    /// Wipes the line if it is drawn.
-    fn clear(&self) {
-        let Ok(mut drawn) = self.drawn.lock() else {
-            return;
-        };
-        if *drawn {
-            let mut stderr = io::stderr().lock();
-            let _ = write!(stderr, "\r\x1b[K");
-            let _ = stderr.flush();
-            *drawn = false;
-        }
-    }
-}
-
-/// Standard output that wipes the progress line before every write.
-struct ClearedFirst<'a, W> {
-    output: W,
-    line: Option<&'a ProgressLine<'a>>,
-}
-
-impl<W: Write> Write for ClearedFirst<'_, W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if let Some(line) = self.line {
-            line.clear();
-        }
-        self.output.write(buf)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.output.flush()
-    }
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let progress = ghosts::Progress::new();
     // A progress line only for a person watching (and not under --verbose, whose lines
     // are the progress): never into a file or a pipe.
     let watched = io::stderr().is_terminal() && !cli.verbose;
-    let line = ProgressLine {
-        progress: &progress,
-        objective: cli.objective,
-        datasets: cli.map.is_none(),
-        drawn: Mutex::new(false),
-        over: AtomicBool::new(false),
-    };
+    let line = ghosts::ProgressLine::new(&progress, cli.objective, cli.map.is_none(), io::stderr());
     let options = ghosts::RunOptions {
         objective: cli.objective,
         plan: cli.plan,
@@ -213,10 +102,8 @@ fn main() -> ExitCode {
     };
     let ended = std::thread::scope(|scope| {
         let keeper = watched.then(|| scope.spawn(|| line.keep()));
-        let mut output = BufWriter::new(ClearedFirst {
-            output: io::stdout().lock(),
-            line: watched.then_some(&line),
-        });
+        // Each answer wipes the line first, so that they never share it.
+        let mut output = BufWriter::new(line.wiping(io::stdout().lock()));
         let ended = match (cli.map, cli.scen, cli.input) {
             (Some(map), Some(scen), _) => ghosts::run_benchmark(
                 &ghosts::BenchmarkFiles {
@@ -232,7 +119,7 @@ fn main() -> ExitCode {
         };
         // What is left in the buffer goes out before the line's thread ends.
         let ended = ended.and_then(|()| output.flush().map_err(ghosts::RunError::from));
-        line.over.store(true, Relaxed);
+        line.end();
         if let Some(keeper) = keeper {
             keeper.thread().unpark();
             let _ = keeper.join();
