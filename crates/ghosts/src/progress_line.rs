@@ -17,10 +17,10 @@ use crate::mapf::Objective;
 use crate::progress::Progress;
 
 /// How often [`ProgressLine::keep`] redraws the line.
-pub const REDRAW: Duration = Duration::from_millis(250);
+const REDRAW: Duration = Duration::from_millis(250);
 
 /// How long a solve runs before its line shows: the quick ones never draw it.
-pub const QUIET_FOR: Duration = Duration::from_secs(1);
+const QUIET_FOR: Duration = Duration::from_secs(1);
 
 /// What wipes a line on a terminal: back to its start, then erase to its end.
 const WIPE: &str = "\r\x1b[K";
@@ -55,9 +55,10 @@ impl<'p, E: Write> ProgressLine<'p, E> {
         }
     }
 
-    /// Redraws the line every [`REDRAW`] while a solve that started [`QUIET_FOR`] ago is
-    /// under way (wiped between solves), until [`ProgressLine::end`]; then wipes it. Run
-    /// it on a thread of its own, and unpark that thread after `end` to end at once.
+    /// Redraws the line four times a second while a solve that started more than a
+    /// second ago is under way (wiped between solves), until [`ProgressLine::end`]; then
+    /// wipes it. Run it on a thread of its own, and unpark that thread after `end` to
+    /// end at once.
     pub fn keep(&self) {
         let (mut seen, mut since) = (0, Instant::now());
         loop {
