@@ -394,9 +394,9 @@ pub fn solve<P: Problem>(
 
 /// Tells `progress` what `event` proves or finds on `objective`: the makespan's events carry
 /// horizons (a horizon proved impossible raises the bound past it, a plan found at
-/// one is a plan of that makespan); the sum of costs' proof tells its bound directly
-/// ([`crate::mapf::soc::Beside`]), and only its plans' events count here (the
-/// makespans of its first plans are not its costs).
+/// one is a plan of that makespan); for the sum of costs, its proof's bounds and its
+/// plans' events (the makespans of its first plans are not its costs; the plans found
+/// beside the proof reach `progress` directly, [`crate::mapf::soc::Beside`]).
 fn observe(progress: &Progress, event: &Event, objective: Objective) {
     match (objective, event) {
         (_, Event::Unproven { cost, lower_bound }) => {
@@ -405,6 +405,9 @@ fn observe(progress: &Progress, event: &Event, objective: Objective) {
         }
         (Objective::SumOfCosts, Event::SocPlan { cost, .. } | Event::SocBeside { cost, .. }) => {
             progress.plan_of(*cost);
+        }
+        (Objective::SumOfCosts, Event::SocBound { lower_bound, .. }) => {
+            progress.bound_at_least(*lower_bound);
         }
         (Objective::SumOfCosts, _) => {}
         (Objective::Makespan, event) => observe_makespan(progress, event),

@@ -1,7 +1,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The figures a progress line shows ([`ghosts::Progress`]) against the answer: while a
 //! solve runs, the bound it shows only rises and never passes the answer's bound, and the
-//! plan it shows only improves and is never better than the answer's; when the solve ends, they are the answer's.
+//! plan it shows only improves and is never better than the answer's; when the solve
+//! ends, they are the answer's. The sum of costs' proof tells each bound once, rising.
 
 mod common;
 
@@ -21,6 +22,7 @@ fn the_progress_closes_in_on_the_answer_and_ends_at_it() {
     let mut rng = SplitMix64::new(4_242);
     let progress = Progress::new();
     let (mut solves, mut bounds_seen, mut plans_seen, mut apart) = (0, 0, 0, 0);
+    let mut soc_bounds_told = 0;
     while solves < 160 {
         let side = 6 + rng.below(4);
         let agents = 6 + rng.below(15);
@@ -30,9 +32,13 @@ fn the_progress_closes_in_on_the_answer_and_ends_at_it() {
         };
         for objective in [Objective::Makespan, Objective::SumOfCosts] {
             let seen = RefCell::new(Seen::new());
-            let sink = |_: &ghosts::Event| {
+            let told = RefCell::new(Vec::new());
+            let sink = |event: &ghosts::Event| {
                 let figures = (progress.lower_bound(), progress.best());
                 seen.borrow_mut().push(figures);
+                if let ghosts::Event::SocBound { lower_bound, .. } = event {
+                    told.borrow_mut().push(*lower_bound);
+                }
             };
             let options = Options {
                 objective,
@@ -52,6 +58,11 @@ fn the_progress_closes_in_on_the_answer_and_ends_at_it() {
                 continue;
             };
             let (bound, cost) = (solution.lower_bound(), solution.cost());
+            // The sum of costs' proof tells each bound once, rising, never past the answer's.
+            let told = told.into_inner();
+            assert!(told.windows(2).all(|w| w[0] < w[1]), "{told:?}");
+            assert!(told.iter().all(|&b| b <= bound), "{told:?} {bound}");
+            soc_bounds_told += told.len();
             let seen = seen.into_inner();
             for (&(b0, p0), &(b1, p1)) in seen.iter().zip(seen.iter().skip(1)) {
                 // The bound only rises and the plan only improves.
@@ -72,4 +83,5 @@ fn the_progress_closes_in_on_the_answer_and_ends_at_it() {
     assert!(bounds_seen > 120, "{bounds_seen}");
     assert!(plans_seen > 120, "{plans_seen}");
     assert!(apart > 50, "{apart}");
+    assert!(soc_bounds_told > 100, "{soc_bounds_told}");
 }

@@ -344,6 +344,7 @@ fn untimed(
         whole_from: Deadline(None),
         whole_late_from,
         beside: None,
+        raised: None,
     }
 }
 
@@ -1180,6 +1181,7 @@ fn a_plan_found_beside_stops_the_proof_at_its_cost_and_not_before() {
             whole_from: Deadline(None),
             whole_late_from: Deadline(None),
             beside: Some(&beside),
+            raised: None,
         };
         let (plan, bound) =
             soc::solve_within(grid, starts, goals, 64, Techniques::default(), within)

@@ -484,6 +484,14 @@ pub enum Event {
         /// Wall seconds it took.
         seconds: f64,
     },
+    /// The proof of the sum of costs raised its lower bound (before the budget of extra
+    /// steps it starts).
+    SocBound {
+        /// The proven lower bound on the sum of costs.
+        lower_bound: u64,
+        /// Wall seconds since the solve started.
+        seconds: f64,
+    },
     /// A plan for the sum of costs better than the proof's best, found by large
     /// neighbourhood search on a thread beside the proof (`mapf/lns.rs`).
     SocBeside {
@@ -664,6 +672,10 @@ impl std::fmt::Display for Event {
                 "a plan for the sum of costs: {cost}, from {from} by {steps} steps of \
                  neighbourhood search ({seconds:.3} s)"
             ),
+            Event::SocBound {
+                lower_bound,
+                seconds,
+            } => write!(f, "sum of costs >= {lower_bound} ({seconds:.3} s)"),
             Event::SocBeside { cost, from } => write!(
                 f,
                 "a plan for the sum of costs beside the proof: {cost}, the proof's best {from}"
@@ -941,8 +953,6 @@ fn soc_driven(
     let proof_mib = limits
         .budget_mib
         .saturating_sub(beside_plan.as_ref().map_or(0, |b| b.2.0.div_ceil(MIB)));
-    // Always given to the proof, which tells it its bound (and so the progress); with no
-    // search beside, its `found` stays at none and never stops the proof.
     let beside = soc::Beside::telling(driver.progress);
     let done = std::sync::atomic::AtomicBool::new(false);
     let (found, beside_found) = std::thread::scope(|scope| {
@@ -956,14 +966,26 @@ fn soc_driven(
             };
             scope.spawn(move || lns_beside(grid, starts, goals, paths, within))
         });
-        let mut stop = || driver.passed();
+        // The clock and the trace are the driver's fields, borrowed apart.
+        let clock = (driver.stopwatch, driver.started, driver.proof_end);
+        let checks_left = &driver.checks_left;
+        let mut stop = || passed(clock, checks_left);
+        let trace = &mut *driver.trace;
+        let mut raised = |lower_bound| {
+            let seconds = clock.1.elapsed().as_secs_f64();
+            trace(&Event::SocBound {
+                lower_bound,
+                seconds,
+            });
+        };
         let within = soc::Within {
             stop: &mut stop,
             deadline,
             first,
             whole_from,
             whole_late_from,
-            beside: Some(&beside),
+            beside: helper.as_ref().map(|_| &beside),
+            raised: Some(&mut raised),
         };
         let found = soc::solve_within(grid, starts, goals, proof_mib, techniques, within);
         done.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -1549,6 +1571,28 @@ enum FirstPlans {
     None,
 }
 
+/// [`Driver::passed`] on the driver's clock (its stopwatch, start and proof's end) and its
+/// checks left, so that a caller may hold them beside a borrow of its trace.
+fn passed(
+    (stopwatch, started, proof_end): (Stopwatch, Instant, Option<Duration>),
+    checks_left: &std::cell::Cell<u32>,
+) -> bool {
+    match stopwatch {
+        Stopwatch::Wall(Some(limit)) => started.elapsed() > end_of(proof_end, limit),
+        Stopwatch::Wall(None) => false,
+        Stopwatch::Counted { .. } => {
+            let left = checks_left.get();
+            checks_left.set(left.saturating_sub(1));
+            left == 0
+        }
+    }
+}
+
+/// When the step under way stops, of a time limit `limit`: `proof_end` when set.
+fn end_of(proof_end: Option<Duration>, limit: Duration) -> Duration {
+    proof_end.map_or(limit, |end| end.min(limit))
+}
+
 /// The one owner of the budget, the clock and the trace: it runs the methods of the module
 /// documentation in order, each a named step below; the methods neither read the clock
 /// nor report.
@@ -1628,20 +1672,15 @@ impl<'a, 't> Driver<'a, 't> {
     /// Whether the proof must stop now (each call is one check of
     /// [`Stopwatch::Counted`]).
     fn passed(&self) -> bool {
-        match self.stopwatch {
-            Stopwatch::Wall(Some(limit)) => self.started.elapsed() > self.end(limit),
-            Stopwatch::Wall(None) => false,
-            Stopwatch::Counted { .. } => {
-                let left = self.checks_left.get();
-                self.checks_left.set(left.saturating_sub(1));
-                left == 0
-            }
-        }
+        passed(
+            (self.stopwatch, self.started, self.proof_end),
+            &self.checks_left,
+        )
     }
 
     /// When the step under way stops, of a time limit `limit`: the proof's end when set.
     fn end(&self, limit: Duration) -> Duration {
-        self.proof_end.map_or(limit, |end| end.min(limit))
+        end_of(self.proof_end, limit)
     }
 
     fn over(&self, detail: String) -> Unanswered {

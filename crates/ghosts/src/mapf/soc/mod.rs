@@ -423,12 +423,14 @@ pub fn solve(
         whole_from: super::sat::Deadline::default(),
         whole_late_from: super::sat::Deadline::default(),
         beside: None,
+        raised: None,
     };
     Ok(solve_within(grid, starts, goals, budget_mib, techniques, within)?.map(|(plan, _)| plan))
 }
 
 /// What the proof and a search for plans beside it, on another thread, tell each other
-/// ([`Within::beside`]), and both tell whoever watches the solve's [`Progress`].
+/// ([`Within::beside`]); the search's plans go to whoever watches the solve's
+/// [`Progress`] as well (the proof's bound goes there by [`Within::raised`]).
 #[derive(Debug)]
 pub struct Beside<'p> {
     /// The sum of costs of the best plan the search beside has found (`u64::MAX`: none).
@@ -450,7 +452,7 @@ impl Default for Beside<'_> {
 }
 
 impl<'p> Beside<'p> {
-    /// No plan, no bound yet; both told to `progress` as well.
+    /// No plan, no bound yet; the plans found told to `progress` as well.
     pub fn telling(progress: Option<&'p Progress>) -> Self {
         Beside {
             progress,
@@ -462,9 +464,6 @@ impl<'p> Beside<'p> {
     pub fn tell_bound(&self, bound: u64) {
         self.bound
             .store(bound, std::sync::atomic::Ordering::Relaxed);
-        if let Some(progress) = self.progress {
-            progress.bound_at_least(bound);
-        }
     }
 
     /// The search beside found a plan of sum of costs `cost`.
@@ -497,6 +496,9 @@ pub struct Within<'s> {
     /// tells it its bound, and stops (as `stop` does) once a plan it found costs no more
     /// than that bound, which the caller then answers proven.
     pub beside: Option<&'s Beside<'s>>,
+    /// Told the proven lower bound (the sum of costs) each time it rises, before the
+    /// budget it starts; `None`: nobody.
+    pub raised: Option<&'s mut dyn FnMut(u64)>,
 }
 
 /// [`solve`], stopped when `within.stop` says so or a step would pass the budget: then,
@@ -576,6 +578,8 @@ pub fn solve_within(
     let mut whole_tried = false;
     let stop = within.stop;
     let beside = within.beside;
+    let mut raised = within.raised;
+    let mut told = None;
     let everyone: Vec<usize> = (0..k).collect();
     let by_whole = techniques.cbs.decides(&instance, &everyone);
     // With the search over all agents after the groups, the groups' decisions stop at
@@ -658,9 +662,13 @@ pub fn solve_within(
             {
                 return Ok(Some(best));
             }
+            let bound = lower_bound + u64::from(delta);
+            if let Some(raised) = raised.as_mut().filter(|_| told < Some(bound)) {
+                told = Some(bound);
+                raised(bound);
+            }
             if let Some(beside) = beside {
                 use std::sync::atomic::Ordering::Relaxed;
-                let bound = lower_bound + u64::from(delta);
                 beside.tell_bound(bound);
                 if beside.found.load(Relaxed) <= bound {
                     return Err(Unanswered::Time {
