@@ -7,9 +7,9 @@ use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use grid_core::report;
 use grid_core::{ParseError, RunError};
@@ -39,7 +39,7 @@ pub struct RunOptions {
     /// default is the machine's processors.
     pub jobs: NonZeroUsize,
     /// Keep a progress line on `errors` (levels done, solved, unsolvable, unknown, the
-    /// time so far): for a terminal.
+    /// time so far, redrawn four times a second): for a terminal.
     pub progress: bool,
 }
 
@@ -85,6 +85,9 @@ fn tell(errors: &mut impl Write, message: &dyn std::fmt::Display) {
     let _ = writeln!(errors, "{message}");
     let _ = errors.flush();
 }
+
+/// How often the progress line is redrawn while the levels in flight run.
+const REDRAW: Duration = Duration::from_millis(250);
 
 /// What one selected level came to, waiting for its turn to be printed.
 #[derive(Debug)]
@@ -229,20 +232,30 @@ struct Workers {
 }
 
 impl Workers {
-    /// Takes the next answer, waiting for it, and hands it to `printer`.
+    /// Takes the next answer, waiting for it, and hands it to `printer`; with the
+    /// progress line, redraws it every [`REDRAW`] while it waits, so that its seconds
+    /// go on while a long level runs.
     fn print_one<O: Write, E: Write>(
         &mut self,
         printer: &mut Printer<'_, O, E>,
     ) -> Result<(), RunError> {
-        match self.done.recv() {
-            Ok((place, done)) => {
-                self.in_flight -= 1;
-                printer.take(place, done)
-            }
-            // Every worker has stopped: nothing more will come.
-            Err(_) => {
-                self.in_flight = 0;
-                Ok(())
+        loop {
+            let next = if printer.options.progress {
+                self.done.recv_timeout(REDRAW)
+            } else {
+                self.done.recv().map_err(|_| RecvTimeoutError::Disconnected)
+            };
+            match next {
+                Ok((place, done)) => {
+                    self.in_flight -= 1;
+                    return printer.take(place, done);
+                }
+                Err(RecvTimeoutError::Timeout) => printer.progress(false),
+                // Every worker has stopped: nothing more will come.
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.in_flight = 0;
+                    return Ok(());
+                }
             }
         }
     }
@@ -521,6 +534,29 @@ mod tests {
             assert_eq!(answers(&seen), answers(&plain), "{shown:?}");
             assert!(seen.iter().any(|line| line.starts_with("error:")));
         }
+    }
+
+    #[test]
+    fn the_progress_line_goes_on_while_a_long_level_runs() {
+        // Microban 93: about 10 s to its proof, stopped here at 1.5 s.
+        let level = "; 93\n #########\n##   #   ##\n#    #    #\n#  $ # $  #\n#   *.*   #\n\
+                     ####.@.####\n#   *.*   #\n#  $ # $  #\n#    #    #\n##   #   ##\n #########\n";
+        let options = RunOptions {
+            solve: Options {
+                time_limit: Some(Duration::from_millis(1_500)),
+                ..Options::default()
+            },
+            progress: true,
+            ..RunOptions::default()
+        };
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        run(level.as_bytes(), &mut out, &mut err, &options).unwrap();
+        let err = String::from_utf8(err).unwrap();
+        // Drawn while the level ran (every 250 ms), not only when it was done.
+        let drawn = err.matches("0 levels done").count();
+        assert!(drawn >= 3, "{err:?}");
+        assert!(err.ends_with("\r\x1b[K"), "{err:?}");
+        assert!(String::from_utf8(out).unwrap().starts_with("; 93\n"));
     }
 
     #[test]
