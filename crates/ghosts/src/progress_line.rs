@@ -31,6 +31,13 @@ const WIPE: &str = "\r\x1b[K";
 /// ```text
 /// ghosts: 12 s, sum of costs >= 1757, best plan 1763
 /// ```
+///
+/// For datasets, the dataset under way and the run's seconds first (from the run's
+/// first second, however quick each dataset is):
+///
+/// ```text
+/// ghosts: dataset 37, 12 s, makespan >= 20, no plan yet
+/// ```
 pub struct ProgressLine<'p, E> {
     progress: &'p Progress,
     objective: Objective,
@@ -60,6 +67,7 @@ impl<'p, E: Write> ProgressLine<'p, E> {
     /// wipes it. Run it on a thread of its own, and unpark that thread after `end` to
     /// end at once.
     pub fn keep(&self) {
+        let run = Instant::now();
         let (mut seen, mut since) = (0, Instant::now());
         loop {
             std::thread::park_timeout(REDRAW);
@@ -71,10 +79,16 @@ impl<'p, E: Write> ProgressLine<'p, E> {
             if solves != seen {
                 (seen, since) = (solves, Instant::now());
             }
-            if !self.progress.is_running() {
+            let running = self.progress.is_running();
+            if self.datasets {
+                // Many quick datasets make a long run too: the run's seconds count.
+                if run.elapsed() >= QUIET_FOR {
+                    self.draw(&self.text(solves, run.elapsed(), running));
+                }
+            } else if !running {
                 self.clear();
             } else if since.elapsed() >= QUIET_FOR {
-                self.draw(&self.text(solves, since.elapsed()));
+                self.draw(&self.text(solves, since.elapsed(), running));
             }
         }
     }
@@ -89,8 +103,9 @@ impl<'p, E: Write> ProgressLine<'p, E> {
         Wiping { output, line: self }
     }
 
-    /// The line for solve number `solves`, `elapsed` into it.
-    fn text(&self, solves: u64, elapsed: Duration) -> String {
+    /// The line for solve number `solves`, `elapsed` into it (into the run, for
+    /// datasets), with its figures while it is `running`.
+    fn text(&self, solves: u64, elapsed: Duration, running: bool) -> String {
         let objective = match self.objective {
             Objective::Makespan => "makespan",
             Objective::SumOfCosts => "sum of costs",
@@ -100,6 +115,9 @@ impl<'p, E: Write> ProgressLine<'p, E> {
             text += &format!("dataset {solves}, ");
         }
         text += &format!("{:.0} s", elapsed.as_secs_f64());
+        if !running {
+            return text;
+        }
         if let Some(bound) = self.progress.lower_bound() {
             text += &format!(", {objective} >= {bound}");
         }
@@ -189,13 +207,17 @@ mod tests {
         let line = ProgressLine::new(&progress, Objective::SumOfCosts, true, terminal.clone());
         progress.start();
         assert_eq!(
-            line.text(1, Duration::from_secs(3)),
+            line.text(1, Duration::from_secs(3), true),
             "ghosts: dataset 1, 3 s, no plan yet"
+        );
+        assert_eq!(
+            line.text(2, Duration::from_secs(4), false),
+            "ghosts: dataset 2, 4 s"
         );
         progress.bound_at_least(1757);
         progress.plan_of(1765);
         progress.plan_of(1763);
-        let text = line.text(1, Duration::from_millis(12_400));
+        let text = line.text(1, Duration::from_millis(12_400), true);
         assert_eq!(
             text,
             "ghosts: dataset 1, 12 s, sum of costs >= 1757, best plan 1763"
@@ -220,7 +242,7 @@ mod tests {
         progress.bound_at_least(88);
         progress.plan_of(91);
         assert_eq!(
-            line.text(1, Duration::from_secs(20)),
+            line.text(1, Duration::from_secs(20), true),
             "ghosts: 20 s, makespan >= 88, best plan 91"
         );
     }
