@@ -1614,8 +1614,8 @@ struct Driver<'a, 't> {
     /// improved beside the proof.
     threads: std::num::NonZeroUsize,
     trace: &'t mut dyn FnMut(&Event),
-    /// Told the sum of costs' bound and its plans from beside the proof as they come
-    /// (the makespan's figures reach it through `trace`, [`Progress::observe`]).
+    /// Told the sum of costs' plans found beside the proof as they come, from that
+    /// thread (every other figure reaches it through `trace`: `solve::observe`).
     progress: Option<&'t Progress>,
 }
 

@@ -437,7 +437,7 @@ pub struct Beside<'p> {
     pub found: std::sync::atomic::AtomicU64,
     /// The proof's lower bound so far.
     pub bound: std::sync::atomic::AtomicU64,
-    /// Told each bound and each plan as well (`None`: nobody watches).
+    /// Told each plan found as well (`None`: nobody watches).
     pub progress: Option<&'p Progress>,
 }
 
