@@ -497,13 +497,18 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_progress_line_is_wiped_before_each_answer_on_a_shared_terminal() {
-        let text = format!(
+    /// 60 generated levels with a malformed one between them.
+    fn two_collections_and_a_bad_level() -> String {
+        format!(
             "{}\n; bad\n#@@$.#\n\n{}",
             generate::collection(3, 30, 3, 5),
             generate::collection(4, 30, 3, 5)
-        );
+        )
+    }
+
+    #[test]
+    fn the_progress_line_is_wiped_before_each_answer_on_a_shared_terminal() {
+        let text = two_collections_and_a_bad_level();
         let (mut out, mut err) = (Vec::new(), Vec::new());
         run(text.as_bytes(), &mut out, &mut err, &RunOptions::default()).unwrap();
         let plain = String::from_utf8([out, err].concat()).unwrap();
@@ -561,11 +566,7 @@ mod tests {
 
     #[test]
     fn many_jobs_answer_in_input_order() {
-        let text = format!(
-            "{}\n; bad\n#@@$.#\n\n{}",
-            generate::collection(3, 30, 3, 5),
-            generate::collection(4, 30, 3, 5)
-        );
+        let text = two_collections_and_a_bad_level();
         let mut runs = Vec::new();
         for jobs in [1, 3, 8] {
             let options = RunOptions {
