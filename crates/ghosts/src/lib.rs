@@ -90,10 +90,11 @@ use grid_core::{CaseReader, ErrorKind};
 pub use benchmark::{Benchmark, BenchmarkError};
 pub use dataset::{Dataset, DatasetError, MAX_GHOSTS, Marker, Plan};
 pub use grid_core::limits::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB};
+pub use grid_core::progress::Wiping;
 pub use grid_core::{CellError, CellId, Grid, ParseError, RunError, exit_code};
 pub use mapf::Event;
 pub use progress::Progress;
-pub use progress_line::{ProgressLine, Wiping};
+pub use progress_line::ProgressLine;
 pub use solve::{Objective, Options, Problem, Solution, SolveError, solve};
 
 use parse::read_dataset_within;

@@ -1,29 +1,20 @@
 //! The binary's progress line: the figures of [`Progress`] redrawn on standard error for a
 //! person watching a terminal, and wiped before anything is written to standard output.
 //!
-//! Why in the library: the line and the answers share the terminal, and the rule that
-//! keeps them apart (every write of an answer first wipes the line, under the same lock
-//! the line is drawn under) is tested here, on a buffer standing for the terminal.
+//! Why in the library: what the line says of a solve is tested here; the line itself, and
+//! the rule that keeps it apart from the answers (every write of an answer first wipes
+//! it, under the same lock it is drawn under), are `grid_core::progress`'s.
 //!
 //! # Complexity
 //! O(1) per redraw.
 
 use std::io::Write;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
+
+use grid_core::progress::{Line, QUIET_FOR, Wiping};
 
 use crate::mapf::Objective;
 use crate::progress::Progress;
-
-/// How often [`ProgressLine::keep`] redraws the line.
-const REDRAW: Duration = Duration::from_millis(250);
-
-/// How long a solve runs before its line shows: the quick ones never draw it.
-const QUIET_FOR: Duration = Duration::from_secs(1);
-
-/// What wipes a line on a terminal: back to its start, then erase to its end.
-const WIPE: &str = "\r\x1b[K";
 
 /// One line on `errors` (standard error, on a terminal) with the solve's seconds, its
 /// proven bound and its best plan:
@@ -43,10 +34,8 @@ pub struct ProgressLine<'p, E> {
     objective: Objective,
     /// Whether the solves are datasets (numbered on the line) or one benchmark instance.
     datasets: bool,
-    /// The stream the line is drawn on, and whether it is drawn now (one lock for both).
-    errors: Mutex<(E, bool)>,
-    /// Set by [`ProgressLine::end`].
-    over: AtomicBool,
+    /// The line itself, drawn on standard error.
+    line: Line<E>,
 }
 
 impl<'p, E: Write> ProgressLine<'p, E> {
@@ -57,8 +46,7 @@ impl<'p, E: Write> ProgressLine<'p, E> {
             progress,
             objective,
             datasets,
-            errors: Mutex::new((errors, false)),
-            over: AtomicBool::new(false),
+            line: Line::new(errors),
         }
     }
 
@@ -67,14 +55,8 @@ impl<'p, E: Write> ProgressLine<'p, E> {
     /// wipes it. Run it on a thread of its own, and unpark that thread after `end` to
     /// end at once.
     pub fn keep(&self) {
-        let run = Instant::now();
         let (mut seen, mut since) = (0, Instant::now());
-        loop {
-            std::thread::park_timeout(REDRAW);
-            if self.over.load(Relaxed) {
-                self.clear();
-                return;
-            }
+        self.line.keep(|run| {
             let solves = self.progress.solves();
             if solves != seen {
                 (seen, since) = (solves, Instant::now());
@@ -82,25 +64,22 @@ impl<'p, E: Write> ProgressLine<'p, E> {
             let running = self.progress.is_running();
             if self.datasets {
                 // Many quick datasets make a long run too: the run's seconds count.
-                if run.elapsed() >= QUIET_FOR {
-                    self.draw(&self.text(solves, run.elapsed(), running));
-                }
-            } else if !running {
-                self.clear();
-            } else if since.elapsed() >= QUIET_FOR {
-                self.draw(&self.text(solves, since.elapsed(), running));
+                (run >= QUIET_FOR).then(|| self.text(solves, run, running))
+            } else {
+                let shown = running && since.elapsed() >= QUIET_FOR;
+                shown.then(|| self.text(solves, since.elapsed(), running))
             }
-        }
+        });
     }
 
     /// Tells [`ProgressLine::keep`] to wipe the line and return.
     pub fn end(&self) {
-        self.over.store(true, Relaxed);
+        self.line.end();
     }
 
     /// `output` that wipes the line before every write.
-    pub fn wiping<W: Write>(&self, output: W) -> Wiping<'_, 'p, W, E> {
-        Wiping { output, line: self }
+    pub fn wiping<W: Write>(&self, output: W) -> Wiping<'_, W, E> {
+        self.line.wiping(output)
     }
 
     /// The line for solve number `solves`, `elapsed` into it (into the run, for
@@ -127,78 +106,13 @@ impl<'p, E: Write> ProgressLine<'p, E> {
         }
         text
     }
-
-    /// Draws `text` as the line. A stream that cannot be written loses the line, not
-    /// the run.
-    fn draw(&self, text: &str) {
-        let Ok(mut errors) = self.errors.lock() else {
-            return;
-        };
-        let (stream, drawn) = &mut *errors;
-        let _ = write!(stream, "{WIPE}{text}");
-        let _ = stream.flush();
-        *drawn = true;
-    }
-
-    /// Wipes the line if it is drawn.
-    fn clear(&self) {
-        let Ok(mut errors) = self.errors.lock() else {
-            return;
-        };
-        let (stream, drawn) = &mut *errors;
-        if *drawn {
-            let _ = write!(stream, "{WIPE}");
-            let _ = stream.flush();
-            *drawn = false;
-        }
-    }
-}
-
-/// Standard output that wipes the progress line before every write
-/// ([`ProgressLine::wiping`]).
-pub struct Wiping<'l, 'p, W, E> {
-    output: W,
-    line: &'l ProgressLine<'p, E>,
-}
-
-impl<W: Write, E: Write> Write for Wiping<'_, '_, W, E> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.line.clear();
-        self.output.write(buf)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.output.flush()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::cell::RefCell;
-    use std::rc::Rc;
-
-    /// Standard output and error on one terminal: both streams into one buffer.
-    #[derive(Clone, Default)]
-    struct Terminal(Rc<RefCell<Vec<u8>>>);
-
-    impl Write for Terminal {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.borrow_mut().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    /// What a terminal shows of each line: what follows its last wipe.
-    fn shown(terminal: &Terminal) -> Vec<String> {
-        let text = String::from_utf8(terminal.0.borrow().clone()).unwrap_or_default();
-        text.split('\n')
-            .map(|line| line.rsplit(WIPE).next().unwrap_or(line).to_owned())
-            .collect()
-    }
+    use grid_core::progress::WIPE;
+    use test_support::Terminal;
 
     #[test]
     fn the_line_says_the_figures_and_answers_never_share_it() {
@@ -222,14 +136,14 @@ mod tests {
             text,
             "ghosts: dataset 1, 12 s, sum of costs >= 1757, best plan 1763"
         );
-        line.draw(&text);
+        line.line.draw(&text);
         let mut output = line.wiping(terminal.clone());
         writeln!(output, "unproven: 1763 >= 1757").unwrap();
-        line.draw(&text);
-        line.clear();
-        line.clear();
-        assert_eq!(shown(&terminal), ["unproven: 1763 >= 1757", ""]);
-        let written = String::from_utf8(terminal.0.take()).unwrap();
+        line.line.draw(&text);
+        line.line.clear();
+        line.line.clear();
+        assert_eq!(terminal.shown(), ["unproven: 1763 >= 1757", ""]);
+        let written = terminal.written();
         // Drawn twice, wiped twice (the second clear had nothing to wipe).
         assert_eq!(written.matches(WIPE).count(), 4, "{written:?}");
     }

@@ -2,9 +2,9 @@
 //! crates need in common, and nothing they do not.
 //!
 //! The surface is small on purpose: the types are re-exported here, at the root, and only
-//! five modules are public, as namespaces of what belongs together. The ladder inside,
+//! six modules are public, as namespaces of what belongs together. The ladder inside,
 //! each module using only those below it: `error`, `reader`, then `grid` and `limits`,
-//! then `walk`, `queue`, `blocks` and `push`, then `cli`, `svg`, `board` and `movingai`.
+//! then `walk`, `queue`, `blocks` and `push`, then `cli`, `progress`, `svg`, `board` and `movingai`.
 //!
 //! At the root:
 //! - reading input: [`CaseReader`] (a streaming reader of multi-case text: integer
@@ -33,6 +33,8 @@
 //! - [`movingai`]: the MovingAI `.map` grid format of the multi-agent path finding
 //!   benchmark, with located errors;
 //! - [`svg`]: animated SVG pictures of solutions (walls, marks, moving pieces), streamed;
+//! - [`progress`]: the progress line a long run keeps on a terminal, wiped before every
+//!   answer;
 //! - `rng` (feature `generate`): a tiny seeded generator, so that generated cases and
 //!   randomised tests are the same on every machine and every version.
 //!
@@ -51,6 +53,7 @@ mod error;
 mod grid;
 pub mod limits;
 pub mod movingai;
+pub mod progress;
 pub mod push;
 mod queue;
 mod reader;

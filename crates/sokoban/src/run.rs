@@ -9,8 +9,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
+use grid_core::progress::{REDRAW, WIPE};
 use grid_core::report;
 use grid_core::{ParseError, RunError};
 
@@ -85,9 +86,6 @@ fn tell(errors: &mut impl Write, message: &dyn std::fmt::Display) {
     let _ = writeln!(errors, "{message}");
     let _ = errors.flush();
 }
-
-/// How often the progress line is redrawn while the levels in flight run.
-const REDRAW: Duration = Duration::from_millis(250);
 
 /// What one selected level came to, waiting for its turn to be printed.
 #[derive(Debug)]
@@ -166,11 +164,11 @@ impl<O: Write, E: Write> Printer<'_, O, E> {
             return;
         }
         let _ = if clear {
-            write!(self.errors, "\r\x1b[K")
+            write!(self.errors, "{WIPE}")
         } else {
             write!(
                 self.errors,
-                "\r\x1b[K{} levels done: {} solved, {} unsolvable, {} unknown; {:.0} s",
+                "{WIPE}{} levels done: {} solved, {} unsolvable, {} unknown; {:.0} s",
                 self.next - self.told,
                 self.solved,
                 self.unsolvable,
@@ -436,9 +434,11 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use std::io;
+    use std::time::Duration;
 
     use super::*;
     use crate::generate;
+    use test_support::Terminal;
 
     #[test]
     fn run_goes_on_after_a_malformed_level() {
@@ -483,20 +483,6 @@ mod tests {
         }
     }
 
-    /// Standard output and error on one terminal: both streams into one buffer.
-    #[derive(Clone, Default)]
-    struct Terminal(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
-
-    impl Write for Terminal {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.0.borrow_mut().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
     /// 60 generated levels with a malformed one between them.
     fn two_collections_and_a_bad_level() -> String {
         format!(
@@ -521,14 +507,15 @@ mod tests {
             let terminal = Terminal::default();
             let (mut out, mut err) = (terminal.clone(), terminal.clone());
             run(text.as_bytes(), &mut out, &mut err, &options).unwrap();
-            let shown = String::from_utf8(terminal.0.take()).unwrap();
-            assert!(shown.contains("levels done"), "{shown}");
+            let written = terminal.written();
+            assert!(written.contains("levels done"), "{written}");
             // What a terminal shows of each line: what follows its last wipe. Each is an
             // answer, a title or the error, never a progress line with an answer on its
             // end; the answers in the order of a run without the line.
+            let shown = terminal.shown();
             let seen: Vec<&str> = shown
-                .split('\n')
-                .map(|line| line.rsplit("\r\x1b[K").next().unwrap_or(line))
+                .iter()
+                .map(String::as_str)
                 .filter(|line| !line.is_empty())
                 .collect();
             let answers = |lines: &[&str]| -> Vec<String> {
@@ -536,7 +523,7 @@ mod tests {
                 answers.map(|line| (*line).to_owned()).collect()
             };
             let plain: Vec<&str> = plain.lines().collect();
-            assert_eq!(answers(&seen), answers(&plain), "{shown:?}");
+            assert_eq!(answers(&seen), answers(&plain), "{written:?}");
             assert!(seen.iter().any(|line| line.starts_with("error:")));
         }
     }
@@ -560,7 +547,7 @@ mod tests {
         // Drawn while the level ran (every 250 ms), not only when it was done.
         let drawn = err.matches("0 levels done").count();
         assert!(drawn >= 3, "{err:?}");
-        assert!(err.ends_with("\r\x1b[K"), "{err:?}");
+        assert!(err.ends_with(WIPE), "{err:?}");
         assert!(String::from_utf8(out).unwrap().starts_with("; 93\n"));
     }
 

@@ -8,6 +8,8 @@
 //! - [`mutate`]: seeded mutations of corpus inputs, for the fuzz tests;
 //! - [`fuzz`]: what every stable fuzz test shares (corpus, campaigns, outcome check);
 //! - [`svg_reading`]: SVG pictures read back as XML, with the writer's invariants checked;
+//! - [`Terminal`]: standard output and error meeting on one terminal, for the tests of
+//!   the progress lines;
 //! - [`random_grid`]: the random grids that tests compare fast searches on.
 
 pub mod fuzz;
@@ -15,6 +17,9 @@ pub mod harness;
 pub mod mutate;
 pub mod peak_memory;
 pub mod svg_reading;
+mod terminal;
+
+pub use terminal::Terminal;
 
 use grid_core::rng::SplitMix64;
 use grid_core::{CellId, Grid};
