@@ -10,16 +10,19 @@
 //!
 //! ```
 //! use std::io::Write;
+//! use std::sync::atomic::{AtomicU64, Ordering};
 //! use grid_core::progress::{self, QUIET_FOR};
 //!
+//! let cases = AtomicU64::new(0);
+//! let text = |elapsed: std::time::Duration| {
+//!     let case = cases.load(Ordering::Relaxed);
+//!     (elapsed >= QUIET_FOR).then(|| format!("solver: case {case}, {:.0} s", elapsed.as_secs_f64()))
+//! };
 //! let mut answers = Vec::new();
-//! let cases = std::sync::atomic::AtomicU64::new(0);
-//! // `shown` is `std::io::stderr().is_terminal()` in a binary.
-//! progress::keeping(std::io::sink(), false, |elapsed| {
-//!     (elapsed >= QUIET_FOR).then(|| format!("solver: case {}, {:.0} s", cases.load(std::sync::atomic::Ordering::Relaxed), elapsed.as_secs_f64()))
-//! }, |line| {
-//!     let mut output = line.wiping(&mut answers);
-//!     writeln!(output, "42")
+//! // A binary passes `std::io::stderr()` and `std::io::stderr().is_terminal()`.
+//! progress::keeping(std::io::sink(), false, text, |line| {
+//!     cases.fetch_add(1, Ordering::Relaxed);
+//!     writeln!(line.wiping(&mut answers), "42")
 //! })?;
 //! assert_eq!(answers, b"42\n");
 //! # Ok::<(), std::io::Error>(())

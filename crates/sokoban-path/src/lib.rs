@@ -62,6 +62,7 @@ mod verify;
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use grid_core::CaseReader;
 use grid_core::limits::Limits;
@@ -150,6 +151,20 @@ pub fn run(
     output: &mut impl Write,
     options: &RunOptions,
 ) -> Result<(), RunError> {
+    run_counting(input, output, options, &AtomicU64::new(0))
+}
+
+/// [`run`], adding 1 to `mazes` as each maze is read: the binary's progress line
+/// (`grid_core::progress`) reads it from another thread while a large maze is solved.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_counting(
+    input: impl BufRead,
+    output: &mut impl Write,
+    options: &RunOptions,
+    mazes: &AtomicU64,
+) -> Result<(), RunError> {
     let mut reader = CaseReader::new(input);
     let mut number = 0u64;
     let limits = Limits {
@@ -161,6 +176,7 @@ pub fn run(
     };
     while let Some(maze) = parse::read_maze_within(&mut reader, limits)? {
         number += 1;
+        mazes.fetch_add(1, Ordering::Relaxed);
         // The reader refused at the header what the budget cannot hold, with its place.
         let solution = solve(&maze, &solve_options).map_err(
             |SolveError::Memory {
@@ -212,6 +228,20 @@ mod tests {
         assert_eq!(
             result.unwrap_err().to_string(),
             "line 3, column 1: this case has no box 'B'"
+        );
+    }
+
+    #[test]
+    fn the_count_goes_up_as_each_maze_is_read() {
+        let (mut out, mazes) = (Vec::new(), AtomicU64::new(0));
+        let input = "1 3\nSBT\n1 3\nSTB\n1 3\nS.T\n";
+        let result = run_counting(input.as_bytes(), &mut out, &RunOptions::default(), &mazes);
+        assert!(result.is_err());
+        // Two mazes read and answered; the third's error came before it was counted.
+        assert_eq!(mazes.load(Ordering::Relaxed), 2);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "Maze #1\nE\n\nMaze #2\nImpossible.\n\n"
         );
     }
 

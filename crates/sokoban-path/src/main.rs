@@ -1,11 +1,14 @@
 //! `sokoban-path`: reads mazes from a file or standard input, writes their answers on
 //! standard output.
 
-use std::io::{self, BufWriter};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use clap::Parser;
+use grid_core::progress::{self, QUIET_FOR};
 
 /// Pushing Boxes: fewest pushes, then fewest walks, one exact answer per maze.
 ///
@@ -42,6 +45,19 @@ fn main() -> ExitCode {
         show: cli.show,
         svg: cli.svg,
     };
-    let run = |input| sokoban_path::run(input, &mut BufWriter::new(io::stdout().lock()), &options);
-    sokoban_path::exit_code(grid_core::open_input(cli.input.as_deref()).and_then(run))
+    // A progress line only for a person watching a long run: never into a file or a pipe.
+    let mazes = AtomicU64::new(0);
+    let text = |elapsed: Duration| {
+        let maze = mazes.load(Ordering::Relaxed);
+        let seconds = elapsed.as_secs_f64();
+        (elapsed >= QUIET_FOR).then(|| format!("sokoban-path: maze {maze}, {seconds:.0} s"))
+    };
+    let ended = progress::keeping(io::stderr(), io::stderr().is_terminal(), text, |line| {
+        // Each answer wipes the line first, so that they never share it.
+        let mut output = BufWriter::new(line.wiping(io::stdout().lock()));
+        let run = |input| sokoban_path::run_counting(input, &mut output, &options, &mazes);
+        let ended = grid_core::open_input(cli.input.as_deref()).and_then(run);
+        ended.and_then(|()| output.flush().map_err(sokoban_path::RunError::from))
+    });
+    sokoban_path::exit_code(ended)
 }

@@ -1,11 +1,12 @@
 //! `sokoban-steps`: reads one single-box Sokoban case from a file or standard input and prints the
 //! fewest player steps that bring the box to the target, or `-1`.
 
-use std::io::{self, BufWriter};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
+use grid_core::progress::{self, QUIET_FOR};
 use sokoban_steps::{DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MIB, RunOptions};
 
 /// Fewest player steps (walks and pushes) to bring the one box onto the target.
@@ -49,6 +50,17 @@ fn main() -> ExitCode {
         max_cells: cli.max_cells,
         memory_mib: cli.memory_mib,
     };
-    let run = |input| sokoban_steps::run(input, &mut BufWriter::new(io::stdout().lock()), &options);
-    sokoban_steps::exit_code(grid_core::open_input(cli.input.as_deref()).and_then(run))
+    // A progress line only for a person watching a long run: never into a file or a pipe.
+    let text = |elapsed: std::time::Duration| {
+        let seconds = elapsed.as_secs_f64();
+        (elapsed >= QUIET_FOR).then(|| format!("sokoban-steps: {seconds:.0} s"))
+    };
+    let ended = progress::keeping(io::stderr(), io::stderr().is_terminal(), text, |line| {
+        // The answer wipes the line first, so that they never share it.
+        let mut output = BufWriter::new(line.wiping(io::stdout().lock()));
+        let run = |input| sokoban_steps::run(input, &mut output, &options);
+        let ended = grid_core::open_input(cli.input.as_deref()).and_then(run);
+        ended.and_then(|()| output.flush().map_err(sokoban_steps::RunError::from))
+    });
+    sokoban_steps::exit_code(ended)
 }
