@@ -130,6 +130,10 @@ impl Sides {
     }
 }
 
+/// The (box square, side) states the goals' searches of [`Board::within`] go through
+/// between two calls of its stop check: a few milliseconds.
+pub const LOOK_EVERY_STATES: usize = 1 << 22;
+
 /// The lone-box steps of a position from which no goal can be reached.
 pub const NO_STEPS: u32 = u16::MAX as u32;
 
@@ -201,6 +205,24 @@ impl<'a> Board<'a> {
     /// # Complexity
     /// O(goals x cells).
     pub fn with_sides(level: &'a Level, player_sides: bool) -> Self {
+        match Board::within(level, player_sides, &mut || false) {
+            Some(board) => board,
+            None => unreachable!("a build that is never stopped ends"),
+        }
+    }
+
+    /// [`Board::with_sides`], calling `stop` between two goals' searches once they have
+    /// searched [`LOOK_EVERY_STATES`] states since the last call (a few milliseconds; on
+    /// the largest floors all the goals take seconds): `None` when it says so. Reserve [`Board::bytes_for`] before the call: the tables are
+    /// allocated as they are built.
+    ///
+    /// # Complexity
+    /// O(goals x cells).
+    pub fn within(
+        level: &'a Level,
+        player_sides: bool,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<Self> {
         let grid = level.grid();
         let n = grid.cell_count();
         let blocks = Blocks::new(grid);
@@ -208,7 +230,16 @@ impl<'a> Board<'a> {
         let mut distance = Vec::with_capacity(level.goals().len() * n);
         let mut all_sides = Vec::new();
         let mut queue = Vec::new();
+        // (box square, side) states searched since the last look.
+        let mut searched = 0;
         for &g in level.goals() {
+            if searched >= LOOK_EVERY_STATES {
+                searched = 0;
+                if stop() {
+                    return None;
+                }
+            }
+            searched += 4 * n;
             goal[g.index()] = true;
             let by_side = push_distances(grid, &blocks, g, &mut queue);
             if player_sides && all_sides.len() * 4 <= SIDES_MAX_BYTES {
@@ -240,7 +271,7 @@ impl<'a> Board<'a> {
         } else {
             Sides::default()
         };
-        Board {
+        Some(Board {
             grid,
             goal,
             goal_count,
@@ -248,7 +279,25 @@ impl<'a> Board<'a> {
             dead,
             lone_steps,
             sides,
-        }
+        })
+    }
+
+    /// The bytes the tables of `level` take at most ([`Board::bytes`] of the built
+    /// board is no more), known before they are built.
+    ///
+    /// # Complexity
+    /// O(1).
+    pub fn bytes_for(level: &Level) -> u64 {
+        let (n, goals) = (level.grid().cell_count() as u64, level.goals().len() as u64);
+        // The lone-box steps and their search's queue; the sides (within their cap); the
+        // goals' distances; the per-square tables and what one goal's search holds.
+        let lone = if n as usize <= LONE_STEPS_MAX_CELLS {
+            n * n * 6
+        } else {
+            0
+        };
+        let sides = (goals * n * 16 + n * n).min(SIDES_MAX_BYTES as u64);
+        goals * n * 4 + n * 40 + lone + sides
     }
 
     /// The floor.
@@ -521,5 +570,52 @@ mod tests {
             }
         }
         assert!(cut_off > 1000, "only {cut_off} cut-off pairs drawn");
+    }
+
+    /// The bytes reserved before a build cover what the built tables take (the searches
+    /// give the rest back); small floors are built without a look at the stop check, and
+    /// on a large one a stop check that says stop at once stops the build.
+    #[test]
+    fn the_bytes_reserved_cover_the_tables_and_a_stopped_build_ends() {
+        let text = crate::generate::collection(31, 60, 6, 12);
+        let levels = crate::Collection::new(text.as_bytes(), 1 << 16).filter_map(Result::ok);
+        let mut built = 0;
+        for level in levels {
+            for sides in [false, true] {
+                let board = Board::with_sides(&level, sides);
+                assert!(board.bytes() <= Board::bytes_for(&level), "{level:?}");
+                let mut looks = 0;
+                let stopped = Board::within(&level, sides, &mut || {
+                    looks += 1;
+                    true
+                });
+                // Small floors are built before the first look.
+                assert!(stopped.is_some() && looks == 0);
+                built += 1;
+            }
+        }
+        assert!(built >= 100, "{built}");
+        // 150 x 150 squares and 225 goals: 4 x 22,500 states a goal.
+        let mut rows = vec!["#".repeat(152)];
+        for r in 0..150 {
+            let row: String = (0..150)
+                .map(|c| match (r, c) {
+                    (0, 0) => '@',
+                    _ if r % 10 == 5 && c % 10 == 5 => '$',
+                    _ if r % 10 == 5 && c % 10 == 7 => '.',
+                    _ => ' ',
+                })
+                .collect();
+            rows.push(format!("#{row}#"));
+        }
+        rows.push("#".repeat(152));
+        let level: Level = rows.join("\n").parse().unwrap();
+        let mut looks = 0;
+        let stopped = Board::within(&level, true, &mut || {
+            looks += 1;
+            true
+        });
+        assert!(stopped.is_none());
+        assert_eq!(looks, 1);
     }
 }

@@ -34,6 +34,10 @@ pub struct Matcher {
     warm: Option<usize>,
 }
 
+/// Boxes matched between two calls of the stop check of [`Matcher::min_cost_within`]:
+/// O(k^2) each, a few milliseconds for 4,000 boxes.
+pub const STOP_EVERY_ROWS: usize = 64;
+
 /// A cost far above any finite matching, standing for [`IMPOSSIBLE`] inside the method.
 const BIG: i64 = 1 << 40;
 
@@ -138,18 +142,44 @@ impl Matcher {
         let answer = if self.warm == Some(k) {
             self.min_cost_warm(k, cost)
         } else {
-            self.min_cost_cold(k, cost)
+            self.min_cost_cold(k, cost, &mut || false).flatten()
         };
         self.warm = Some(k);
         answer
     }
 
+    /// [`Matcher::min_cost`], where a matching from nothing calls `stop` after every
+    /// [`STOP_EVERY_ROWS`] boxes matched: `None` when it says so (the buffers then hold no
+    /// warm start). For the first matching of thousands of boxes, which takes seconds.
+    ///
+    /// # Complexity
+    /// As [`Matcher::min_cost`].
+    pub fn min_cost_within(
+        &mut self,
+        k: usize,
+        cost: impl Fn(usize, usize) -> u32,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<Option<u32>> {
+        if self.warm == Some(k) {
+            return Some(self.min_cost_warm(k, cost));
+        }
+        self.warm = None;
+        let answer = self.min_cost_cold(k, cost, stop)?;
+        self.warm = Some(k);
+        Some(answer)
+    }
+
     /// [`Matcher::min_cost`] from nothing (the Hungarian method with potentials, a box at a
-    /// time).
+    /// time); `None` when `stop`, called every [`STOP_EVERY_ROWS`] boxes, says so.
     ///
     /// # Complexity
     /// O(k^3).
-    fn min_cost_cold(&mut self, k: usize, cost: impl Fn(usize, usize) -> u32) -> Option<u32> {
+    fn min_cost_cold(
+        &mut self,
+        k: usize,
+        cost: impl Fn(usize, usize) -> u32,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<Option<u32>> {
         // 1-based rows (boxes) and columns (goals); column 0 is the virtual start.
         let c = |i: usize, j: usize| {
             let x = cost(i - 1, j - 1);
@@ -164,10 +194,13 @@ impl Matcher {
         self.way.clear();
         self.way.resize(k + 1, 0);
         for i in 1..=k {
+            if i % STOP_EVERY_ROWS == 0 && stop() {
+                return None;
+            }
             self.augment(i, k, &c);
         }
         let total: i64 = (1..=k).map(|j| c(self.goal_of[j], j)).sum();
-        (total < BIG).then_some(total as u32)
+        Some((total < BIG).then_some(total as u32))
     }
 
     /// Matches box `i` (1-based), which has no goal, by a shortest augmenting path on the
@@ -318,6 +351,49 @@ mod tests {
                     assert_eq!(assigned.iter().sum::<u32>(), best, "{cost:?}");
                 }
             }
+        }
+    }
+
+    /// A matching that may be stopped gives [`Matcher::min_cost`]'s answer when it is not;
+    /// stopped before its end it gives `None`, and the next matching starts cold, right.
+    #[test]
+    fn a_matching_within_a_stop_check_is_the_same_or_none() {
+        let mut rng = SplitMix64::new(77);
+        for round in 0..40 {
+            let k = if round % 4 == 0 {
+                200
+            } else {
+                rng.between(1, 9)
+            };
+            let cost: Vec<Vec<u32>> = (0..k)
+                .map(|_| {
+                    (0..k)
+                        .map(|_| {
+                            if rng.percent(10) {
+                                IMPOSSIBLE
+                            } else {
+                                rng.between(0, 30) as u32
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            let c = |i: usize, j: usize| cost[i][j];
+            let want = Matcher::new().min_cost(k, c);
+            assert_eq!(
+                Matcher::new().min_cost_within(k, c, &mut || false),
+                Some(want)
+            );
+            let mut matcher = Matcher::new();
+            let mut looks = 0;
+            let stopped = matcher.min_cost_within(k, c, &mut || {
+                looks += 1;
+                true
+            });
+            // Looked at after every STOP_EVERY_ROWS boxes: only matchings that long stop.
+            assert_eq!(stopped.is_none(), k >= STOP_EVERY_ROWS, "k {k}");
+            assert_eq!(looks, usize::from(k >= STOP_EVERY_ROWS));
+            assert_eq!(matcher.min_cost(k, c), want);
         }
     }
 }

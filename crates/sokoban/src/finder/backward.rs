@@ -35,7 +35,7 @@ use super::greedy::{Buckets, Outcome};
 use super::replay::{ancestry, lurd_through};
 use super::store::{Budget, NONE, Store};
 use super::walk::Walker;
-use super::{Halt, Options};
+use super::{Halt, Meter, Options};
 use crate::matching::Matcher;
 use crate::parse::Level;
 
@@ -97,12 +97,25 @@ struct Pulls {
 }
 
 impl Pulls {
-    /// The matching of `boxes` to the start squares, `None` when there is none.
-    fn matching(&mut self, boxes: &[u16]) -> Option<u32> {
+    /// The matching of `boxes` to the start squares, `None` when there is none; a first
+    /// one of thousands of boxes calls `stop` as it goes.
+    ///
+    /// # Errors
+    /// [`Halt::Stopped`] when `stop` says so.
+    fn matching(
+        &mut self,
+        boxes: &[u16],
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Result<Option<u32>, Halt> {
         let n = self.nearest.len();
         let distance = &self.distance;
         self.matcher
-            .min_cost(boxes.len(), |i, s| distance[s * n + usize::from(boxes[i])])
+            .min_cost_within(
+                boxes.len(),
+                |i, s| distance[s * n + usize::from(boxes[i])],
+                stop,
+            )
+            .ok_or(Halt::Stopped)
     }
 
     /// Adds the state `words` reached from `parent` ([`NONE`] for a start) by `depth`
@@ -177,7 +190,7 @@ pub(super) fn search(
     // The starts: the goal layout, the player in each region from which a box can be
     // pulled.
     let mut words: Vec<u16> = level.goals().iter().map(|g| g.index() as u16).collect();
-    let Some(h) = pulls.matching(&words) else {
+    let Some(h) = pulls.matching(&words, stop)? else {
         return unsolvable;
     };
     words.push(0);
@@ -216,6 +229,7 @@ pub(super) fn search(
     // The pulls of a state: (box, where it ends, where the player then stands).
     let mut moves: Vec<(usize, CellId, CellId)> = Vec::new();
     let mut expanded = 0u64;
+    let mut meter = Meter::default();
     while let Some(state) = pulls.queue.pop(&mut budget) {
         expanded += 1;
         if expanded % STOP_EVERY == 0 && stop() {
@@ -226,7 +240,9 @@ pub(super) fn search(
         if pulls.bound[state as usize] == ESTIMATED {
             // Queued on an estimate: the matching now, and queued again at its value
             // unless the estimate was right.
-            let Some(h) = pulls.matching(&boxes) else {
+            // A matching of k boxes: up to k^2 steps, warm.
+            meter.walked(k * k, stop)?;
+            let Some(h) = pulls.matching(&boxes, stop)? else {
                 continue;
             };
             pulls.bound[state as usize] = h;
@@ -259,6 +275,7 @@ pub(super) fn search(
             }
         }
         for &(i, to, standing) in &moves {
+            meter.walked(n, stop)?;
             let cell = CellId::new(usize::from(boxes[i]));
             child[..k].copy_from_slice(&boxes);
             child[i] = to.index() as u16;

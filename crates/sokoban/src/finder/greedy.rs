@@ -55,7 +55,7 @@ use super::goal_room::GoalRooms;
 use super::hotspots::HotspotAdvisor;
 use super::store::{Budget, NONE, Store};
 use super::walk::{Regions, Walker};
-use super::{Guide, Halt, Options};
+use super::{Guide, Halt, Meter, Options};
 use crate::board::{Board, Freeze};
 use crate::corral::Corrals;
 use crate::groups::GroupDeadlocks;
@@ -259,8 +259,12 @@ pub(super) fn search(
     let n = grid.cell_count();
     let k = level.boxes().len();
     let mut budget = Budget::new(options.memory_bytes);
-    let board = Board::new(level);
-    budget.take(board.bytes())?;
+    // The walls' tables, counted before they are built (and the unused part given back),
+    // built within the stop check: on the largest floors they take seconds.
+    let reserved = Board::bytes_for(level);
+    budget.take(reserved)?;
+    let board = Board::within(level, true, stop).ok_or(Halt::Stopped)?;
+    budget.give(reserved.saturating_sub(board.bytes()));
     if level.boxes().iter().any(|b| board.is_dead(b.index())) {
         return unsolvable;
     }
@@ -359,6 +363,7 @@ pub(super) fn search(
     };
     let mut box_moves = options.box_moves.then(|| PushTree::new(n));
     let mut expanded = 0u64;
+    let mut meter = Meter::default();
     while let Some(state) = queue.pop(&mut budget) {
         expanded += 1;
         if expanded % STOP_EVERY == 0 && stop() {
@@ -368,9 +373,14 @@ pub(super) fn search(
         let g = pushes[state as usize] + 1;
         let h = bound[state as usize];
         if h == ESTIMATED && options.guide == Guide::Matching {
+            // A matching of k boxes: up to k^2 steps, warm.
+            meter.walked(k * k, stop)?;
             // Queued on an estimate: the matching now, and queued again at its value
             // unless the estimate was right.
-            let Some(h) = matcher.min_cost(k, |i, j| board.distance(j, usize::from(boxes[i])))
+            let distance = |i: usize, j: usize| board.distance(j, usize::from(boxes[i]));
+            let Some(h) = matcher
+                .min_cost_within(k, distance, stop)
+                .ok_or(Halt::Stopped)?
             else {
                 continue;
             };
@@ -474,6 +484,7 @@ pub(super) fn search(
                 {
                     continue;
                 }
+                meter.walked(n, stop)?;
                 occupied[cell.index()] = false;
                 tree.run(grid, &occupied, player, cell);
                 occupied[cell.index()] = true;
@@ -488,6 +499,7 @@ pub(super) fn search(
             }
         }
         for (m, &(i, to, standing, length)) in moves.iter().enumerate() {
+            meter.walked(n, stop)?;
             let cell = CellId::new(usize::from(boxes[i]));
             {
                 occupied[cell.index()] = false;

@@ -29,7 +29,9 @@
 //! - `replay`: a found state read back as LURD.
 //!
 //! Methods never read the clock: the caller passes a stop check, called every few hundred
-//! expansions, and a memory bound in bytes.
+//! expansions and, within an expansion, every few million squares walked ([`Meter`]: on a
+//! large floor with many boxes one expansion walks the floor thousands of times), and a
+//! memory bound in bytes.
 
 mod advisor;
 pub(crate) mod anytime;
@@ -50,6 +52,34 @@ mod walk;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod meter_tests {
+    use super::{Halt, Meter};
+
+    /// The stop check is called once the squares walked pass [`Meter::LOOK_EVERY`], and
+    /// its answer is the meter's.
+    #[test]
+    fn the_stop_check_comes_after_so_many_squares() {
+        let mut meter = Meter::default();
+        let mut looks = 0;
+        let mut stop = || {
+            looks += 1;
+            looks == 2
+        };
+        let walk = 60_000;
+        let walks = Meter::LOOK_EVERY.div_ceil(walk as u64);
+        for _ in 0..walks - 1 {
+            assert_eq!(meter.walked(walk, &mut stop), Ok(()));
+        }
+        assert_eq!(meter.walked(walk, &mut stop), Ok(()));
+        for _ in 0..walks - 1 {
+            assert_eq!(meter.walked(walk, &mut stop), Ok(()));
+        }
+        assert_eq!(meter.walked(walk, &mut stop), Err(Halt::Stopped));
+        assert_eq!(looks, 2);
+    }
+}
+
 use crate::parse::Level;
 use greedy::Outcome;
 
@@ -60,6 +90,43 @@ pub enum Halt {
     Stopped,
     /// The memory bound was reached.
     Memory,
+}
+
+/// The squares a search walked since its last call of the stop check: within one
+/// expansion, the check is called again once they pass [`Meter::LOOK_EVERY`].
+///
+/// Why not by expansions alone: an expansion walks the floor once per child (the player's
+/// region after the push), and a child can be any place a box reaches, so on a floor of
+/// 60,000 squares with 200 boxes one expansion took minutes; counted by squares, the
+/// check comes every few milliseconds on any level.
+#[derive(Debug, Default)]
+pub(crate) struct Meter {
+    walked: u64,
+}
+
+impl Meter {
+    /// Squares walked between two calls of the stop check: a few milliseconds of walks.
+    pub(crate) const LOOK_EVERY: u64 = 1 << 22;
+
+    /// Counts a walk of `squares`; calls `stop` when the count passes
+    /// [`Meter::LOOK_EVERY`].
+    ///
+    /// # Errors
+    /// [`Halt::Stopped`] when `stop` says so.
+    pub(crate) fn walked(
+        &mut self,
+        squares: usize,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Result<(), Halt> {
+        self.walked += squares as u64;
+        if self.walked >= Self::LOOK_EVERY {
+            self.walked = 0;
+            if stop() {
+                return Err(Halt::Stopped);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// How the finder searches.

@@ -1,8 +1,55 @@
-//! Memory accounting against `--memory-mib`: every table of the search grows through it.
+//! Memory accounting against `--memory-mib`: every table of the search grows through it;
+//! and the looks at the clock within an expansion ([`Looks`]).
 
 use std::time::{Duration, Instant};
 
-use crate::solution::SolveError;
+use crate::solution::{Interrupt, SolveError};
+
+/// The looks at the clock and at the interrupt within an expansion, one every so many
+/// states made: on a level of a thousand boxes one matching takes a millisecond and one
+/// expansion seconds, where the searches' loops look only between expansions.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Looks {
+    deadline: Option<Instant>,
+    interrupt: Option<Interrupt>,
+    /// States made between two looks: about a million steps of matching.
+    every: u32,
+    /// States made until the next look.
+    left: u32,
+}
+
+impl Looks {
+    /// Looks for a search of `k` boxes stopped at `deadline` or by `interrupt`.
+    pub(super) fn new(k: usize, deadline: Option<Instant>, interrupt: Option<Interrupt>) -> Self {
+        let every = ((1 << 20) / (k * k).max(1)).clamp(1, 1 << 16) as u32;
+        Looks {
+            deadline,
+            interrupt,
+            every,
+            left: every,
+        }
+    }
+
+    /// Counts a state made, and looks when its turn comes.
+    ///
+    /// # Errors
+    /// [`SolveError::Interrupted`] or [`SolveError::Time`] when the search is to stop.
+    #[inline]
+    pub(super) fn made(&mut self) -> Result<(), SolveError> {
+        self.left = self.left.saturating_sub(1);
+        if self.left > 0 {
+            return Ok(());
+        }
+        self.left = self.every;
+        if self.interrupt.as_ref().is_some_and(Interrupt::is_set) {
+            return Err(SolveError::Interrupted);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(SolveError::Time);
+        }
+        Ok(())
+    }
+}
 
 /// Memory accounting against `--memory-mib`.
 #[derive(Debug)]
@@ -66,8 +113,26 @@ impl Budget {
 
 #[cfg(test)]
 mod tests {
-    use super::Budget;
-    use crate::solution::SolveError;
+    use super::{Budget, Looks};
+    use crate::solution::{Interrupt, SolveError};
+    use std::time::{Duration, Instant};
+
+    /// With many boxes the clock is looked at after every state made, with few after
+    /// tens of thousands; a passed deadline or a set interrupt then stops the search.
+    #[test]
+    fn looks_come_sooner_with_more_boxes_and_stop_the_search() {
+        let past = Some(Instant::now());
+        let mut many = Looks::new(1000, past, None);
+        assert_eq!(many.made(), Err(SolveError::Time));
+        let interrupt = Interrupt::default();
+        interrupt.interrupt();
+        let mut few = Looks::new(4, past, Some(interrupt));
+        let made = (0..1 << 20).take_while(|_| few.made().is_ok()).count();
+        assert_eq!(made, (1 << 16) - 1);
+        assert_eq!(few.made(), Ok(()));
+        let mut later = Looks::new(1000, Some(Instant::now() + Duration::from_secs(60)), None);
+        assert!((0..1000).all(|_| later.made().is_ok()));
+    }
 
     /// What a vector holds is counted whenever it is grown through [`Budget::room`], also
     /// when several elements are added at once near its capacity (the layouts' box

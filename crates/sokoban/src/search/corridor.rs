@@ -674,8 +674,8 @@ mod tests {
                 continue;
             };
             let options = Options::default();
-            let Some((board, pairs, pattern)) = super::super::tables_unless_dead(&level, &options)
-            else {
+            let tables = super::super::tables_unless_dead(&level, &options, None);
+            let Some((board, pairs, pattern)) = tables.unwrap() else {
                 continue;
             };
             let Some((fewest, reference)) = on_paths_by_brute_force(&level, 200_000) else {

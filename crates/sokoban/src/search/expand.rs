@@ -16,7 +16,7 @@ use std::cell::Cell;
 use grid_core::{CellId, Dir, Grid};
 
 use super::ball::{Ball, BallPlan, Layer};
-use super::budget::Budget;
+use super::budget::{Budget, Looks};
 use super::index::EMPTY;
 use super::push_optimum::Known;
 use super::queue::{Order, QUEUE_ENTRY_BYTES, Queue};
@@ -188,6 +188,8 @@ pub(super) struct Search<'a> {
     pub(super) table: Table,
     pub(super) queue: Queue,
     pub(super) budget: Budget,
+    /// The looks at the clock within an expansion (set by the search's loop).
+    pub(super) looks: Looks,
     matcher: Matcher,
     pub(super) walker: Walker,
     /// The walker of the dominance test.
@@ -389,6 +391,7 @@ impl<'a> Search<'a> {
             table,
             queue: Queue::new(order),
             budget,
+            looks: Looks::new(k, None, options.interrupt.clone()),
             matcher: Matcher::new(),
             walker: Walker::new(n),
             checker: Walker::new(n),
@@ -953,7 +956,8 @@ impl<'a> Search<'a> {
     /// of its layout with fewer pushes dominates it (`--metric pushes`).
     ///
     /// # Errors
-    /// [`SolveError::Memory`] when it does not fit the budget.
+    /// [`SolveError::Memory`] when it does not fit the budget; [`SolveError::Time`] or
+    /// [`SolveError::Interrupted`] when [`Search::looks`] says so.
     #[inline]
     fn add(
         &mut self,
@@ -962,6 +966,7 @@ impl<'a> Search<'a> {
         inherited: u32,
         pushes: u32,
     ) -> Result<Option<(u32, [u32; 2])>, SolveError> {
+        self.looks.made()?;
         let player = p.cell.index() as u16;
         if self.off_paths(p, pushes + 1) {
             self.stats.off_paths += 1;

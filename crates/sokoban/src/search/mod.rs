@@ -107,8 +107,21 @@ use walker::Walker;
 pub(super) const TRIPLES_AFTER: u64 = 20_000;
 /// See [`TRIPLES_AFTER`].
 pub(super) const TRIPLES_AT_ONCE_BYTES: u64 = 2 << 20;
-/// The expansions between two looks at the clock.
+/// The expansions between two looks at the clock on levels of ordinary size
+/// ([`clock_every`]).
 pub(super) const CLOCK_EVERY: u64 = 256;
+
+/// The expansions between two looks at the clock on `level`: [`CLOCK_EVERY`], or fewer
+/// where one expansion costs more than a few microseconds. An expansion walks the floor
+/// (n squares) and matches up to 4k children, each at least O(k) and up to O(k^2) for k
+/// boxes; on a floor of 60,000 squares with 200 boxes 256 expansions took seconds.
+///
+/// # Complexity
+/// O(1).
+pub(super) fn clock_every(level: &Level) -> u64 {
+    let (n, k) = (level.grid().cell_count() as u64, level.boxes().len() as u64);
+    (CLOCK_EVERY * 4096 / (n + 4 * k * k).max(1)).clamp(1, CLOCK_EVERY)
+}
 
 /// The share of its time limit after which the exact search may give up ([`GiveUp`]).
 const GIVE_UP_AFTER: f64 = 0.8;
@@ -232,8 +245,10 @@ pub(crate) fn solve_counting_beside(
 ) -> (Result<Option<Solution>, SolveError>, Stats) {
     let started = Instant::now();
     let deadline = options.time_limit.map(|t| started + t);
-    let Some((board, pairs, pattern)) = tables_unless_dead(level, options) else {
-        return (Ok(None), Stats::default());
+    let (board, pairs, pattern) = match tables_unless_dead(level, options, deadline) {
+        Ok(Some(tables)) => tables,
+        Ok(None) => return (Ok(None), Stats::default()),
+        Err(limit) => return (Err(limit), Stats::default()),
     };
     let mut first_phase = PushStats::default();
     // The first phase's backward ball by pushes, a bound on the pushes of the exact search
@@ -493,8 +508,10 @@ pub(crate) fn push_optimum_alone(
     more_memory: Option<&std::sync::atomic::AtomicU64>,
 ) -> (Result<Option<(u32, String)>, SolveError>, PushStats) {
     let deadline = options.time_limit.map(|t| Instant::now() + t);
-    let Some((board, pairs, pattern)) = tables_unless_dead(level, options) else {
-        return (Ok(None), PushStats::default());
+    let (board, pairs, pattern) = match tables_unless_dead(level, options, deadline) {
+        Ok(Some(tables)) => tables,
+        Ok(None) => return (Ok(None), PushStats::default()),
+        Err(limit) => return (Err(limit), PushStats::default()),
     };
     let (outcome, stats, _) = push_optimum::push_optimum(
         level,
@@ -534,7 +551,7 @@ pub(crate) fn fewest_moves_among(
     fewest: u32,
 ) -> Result<Option<Solution>, SolveError> {
     let deadline = options.time_limit.map(|t| Instant::now() + t);
-    let Some((board, pairs, pattern)) = tables_unless_dead(level, options) else {
+    let Some((board, pairs, pattern)) = tables_unless_dead(level, options, deadline)? else {
         return Ok(None);
     };
     let (paths, _) = corridor::corridor(
@@ -589,17 +606,34 @@ pub fn pushes_bounds(level: &Level, boxes: &[CellId], player: CellId) -> [Option
 /// The walls' tables (with the bounds `options` asks for), the pair table and the
 /// pattern database of pairs (empty unless asked for) of `level`, or `None` when the start
 /// is already dead: a box out of reach off its goal, a box on a dead square, a dead pair.
+///
+/// # Errors
+/// On the largest floors the walls' tables take seconds and much memory:
+/// [`SolveError::Memory`] when they would not fit in [`Options::memory_mib`] (known
+/// before they are built), [`SolveError::Time`] or [`SolveError::Interrupted`] when the
+/// deadline passes or the search is interrupted while they are built.
 fn tables_unless_dead<'a>(
     level: &'a Level,
     options: &Options,
-) -> Option<(Board<'a>, GroupDeadlocks, PairPushes)> {
+    deadline: Option<Instant>,
+) -> Result<Option<(Board<'a>, GroupDeadlocks, PairPushes)>, SolveError> {
     if level.stranded() {
-        return None;
+        return Ok(None);
     }
-    let board = Board::with_sides(level, options.bounds.player_sides);
+    if Board::bytes_for(level) > options.memory_mib.saturating_mul(grid_core::limits::MIB) {
+        return Err(SolveError::Memory);
+    }
+    let mut stop = || options.interrupted() || deadline.is_some_and(|d| Instant::now() >= d);
+    let Some(board) = Board::within(level, options.bounds.player_sides, &mut stop) else {
+        return Err(if options.interrupted() {
+            SolveError::Interrupted
+        } else {
+            SolveError::Time
+        });
+    };
     let boxes = level.boxes();
     if boxes.iter().any(|b| board.is_dead(b.index())) {
-        return None;
+        return Ok(None);
     }
     let pairs = if boxes.len() >= 2 {
         GroupDeadlocks::new(level)
@@ -612,7 +646,7 @@ fn tables_unless_dead<'a>(
             .iter()
             .any(|b| pairs.dead(a.index(), b.index(), player))
         {
-            return None;
+            return Ok(None);
         }
     }
     let pattern = if boxes.len() >= 2 && options.bounds.pairs {
@@ -620,7 +654,7 @@ fn tables_unless_dead<'a>(
     } else {
         PairPushes::default()
     };
-    Some((board, pairs, pattern))
+    Ok(Some((board, pairs, pattern)))
 }
 
 /// The pattern database of pairs of `level` when it raises the bound of the start above
@@ -656,8 +690,10 @@ fn run(
     let k = level.boxes().len();
     let triples_at_once = GroupDeadlocks::triples_bytes(level) <= TRIPLES_AT_ONCE_BYTES;
     let mut expanded = 0u64;
+    let clock_every = clock_every(level);
     let mut ball_at = search.ball_plan.map_or(0, |plan| plan.after.max(1));
     search.budget.deadline = deadline;
+    search.looks = budget::Looks::new(k, deadline, options.interrupt.clone());
     loop {
         let Some((f, state)) = search.queue.pop() else {
             return Ok(None);
@@ -688,7 +724,7 @@ fn run(
             });
             ball_at = ball_at.saturating_mul(2);
         }
-        if expanded % CLOCK_EVERY == 0 {
+        if expanded % clock_every == 0 {
             if options.interrupted() {
                 return Err(SolveError::Interrupted);
             }
@@ -1030,7 +1066,8 @@ mod tests {
                 panic!("level {round}: the first phase found no solution");
             };
             assert_eq!(pushes, optimum.pushes());
-            let (board, pairs, pattern) = tables_unless_dead(&level, &options).unwrap();
+            let (board, pairs, pattern) =
+                tables_unless_dead(&level, &options, None).unwrap().unwrap();
             let mut search = Search::new(&level, board, pairs, pattern, &options, pushes, None);
             assert!(search.start().unwrap());
             let solved = run(&mut search, &options, None, None, None)
@@ -1072,7 +1109,8 @@ mod tests {
             let mut cheaper = 0;
             for (level, optimum, found) in &cases {
                 let before = verify(level, found).unwrap();
-                let (board, pairs, pattern) = tables_unless_dead(level, &options).unwrap();
+                let (board, pairs, pattern) =
+                    tables_unless_dead(level, &options, None).unwrap().unwrap();
                 let mut search =
                     Search::new(level, board, pairs, pattern, &options, HOPELESS, None);
                 assert!(search.start().unwrap());

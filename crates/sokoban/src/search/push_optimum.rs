@@ -42,12 +42,12 @@ use std::time::Instant;
 use grid_core::{CellId, Dir, Grid};
 
 use super::ball::{Ball, BallPlan, Layer};
-use super::budget::Budget;
+use super::budget::{Budget, Looks};
 use super::index::Index;
 use super::queue::QUEUE_ENTRY_BYTES;
 use super::table::{HOPELESS, ROOT};
 use super::walker::Walker;
-use super::{CLOCK_EVERY, TRIPLES_AFTER, TRIPLES_AT_ONCE_BYTES, push_letter, walk_letter};
+use super::{TRIPLES_AFTER, TRIPLES_AT_ONCE_BYTES, push_letter, walk_letter};
 use crate::board::{Board, Freeze};
 use crate::corral::Corrals;
 use crate::groups::GroupDeadlocks;
@@ -210,6 +210,8 @@ pub(super) struct PushSearch<'a> {
     closed: Vec<bool>,
     index: Index,
     budget: Budget,
+    /// The looks at the clock within an expansion (set by [`PushSearch::run`]).
+    looks: Looks,
     queue: BTreeMap<Priority, Vec<u32>>,
     matcher: Matcher,
     walker: Walker,
@@ -226,7 +228,7 @@ pub(super) struct PushSearch<'a> {
     /// The least bound of a state queued so far: whether the ball is worth growing.
     nearest: u32,
     /// Bytes another thread lets the search grow to, once it has freed them (read every
-    /// [`CLOCK_EVERY`] expansions; `None`: the budget stays `--memory-mib`).
+    /// [`super::CLOCK_EVERY`] expansions or fewer ([`super::clock_every`]); `None`: the budget stays `--memory-mib`).
     more_memory: Option<&'a AtomicU64>,
     stats: PushStats,
 }
@@ -324,6 +326,7 @@ impl<'a> PushSearch<'a> {
             closed: Vec::new(),
             index,
             budget,
+            looks: Looks::default(),
             queue: BTreeMap::new(),
             matcher: Matcher::new(),
             walker: Walker::new(n),
@@ -370,6 +373,7 @@ impl<'a> PushSearch<'a> {
         pushes: u32,
         inherited: u32,
     ) -> Result<(), SolveError> {
+        self.looks.made()?;
         let key = self.index.key(words);
         let stride = self.k + 1;
         let all = &self.words;
@@ -475,6 +479,7 @@ impl<'a> PushSearch<'a> {
         deadline: Option<Instant>,
     ) -> Result<Option<u32>, SolveError> {
         self.budget.deadline = deadline;
+        self.looks = Looks::new(self.k, deadline, options.interrupt.clone());
         let level = self.level;
         let k = self.k;
         let mut start: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
@@ -493,6 +498,7 @@ impl<'a> PushSearch<'a> {
         let mut child = vec![0u16; k + 1];
         let mut barrier: Vec<CellId> = Vec::new();
         let mut ball_at = self.ball_plan.map_or(0, |plan| plan.after.max(1));
+        let clock_every = super::clock_every(level);
         while let Some(mut first) = self.queue.first_entry() {
             let (f, Reverse(g)) = *first.key();
             let state = first.get_mut().pop();
@@ -526,7 +532,7 @@ impl<'a> PushSearch<'a> {
                 });
                 ball_at = ball_at.saturating_mul(2);
             }
-            if expanded % CLOCK_EVERY == 0 {
+            if expanded % clock_every == 0 {
                 if options.interrupted() {
                     return Err(SolveError::Interrupted);
                 }
