@@ -118,9 +118,9 @@ pub mod internals {
     /// The many-agent methods and their driver.
     pub mod mapf {
         pub use crate::mapf::{
-            Agents, Event, Horizons, Instance, LastResort, Limits, Method, Stopped, Stopwatch,
-            Techniques, Unanswered, constructive, lacam, push_swap, refine, repair, sat, soc,
-            solvable, solve, solve_stopped, solve_traced, solve_with, solve_with_last_resort,
+            Agents, Event, Horizons, Instance, LastResort, Limits, Method, Refused, Stopped,
+            Stopwatch, Techniques, Unanswered, constructive, lacam, push_swap, refine, repair, sat,
+            soc, solvable, solve, solve_stopped, solve_traced, solve_with, solve_with_last_resort,
         };
     }
 }

@@ -153,6 +153,53 @@ fn a_sat_decision_within_a_tight_budget() {
     run.assert_peak_within(32 + SLACK_MIB);
 }
 
+/// A thousand agents on an empty 512 x 512 map: their distance tables take 524 MB. The
+/// sum of costs built them for its first plan without counting them (2.1 GB peak for a
+/// 1024 x 1024 map under the default 1024 MiB); now both objectives refuse at once.
+fn distance_tables_past_the_budget() {
+    let folder = std::env::temp_dir().join(format!("ghosts-tables-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let (map, scen) = (folder.join("open.map"), folder.join("open.scen"));
+    let mut text = String::from("type octile\nheight 512\nwidth 512\nmap\n");
+    for _ in 0..512 {
+        text.push_str(&".".repeat(512));
+        text.push('\n');
+    }
+    std::fs::write(&map, text).unwrap();
+    let mut lines = String::from("version 1\n");
+    for a in 0..1000 {
+        let (start, goal) = ((a * 7) % 512, (a * 13 + 5) % 512);
+        let (sy, gy) = (a / 512 * 2, 500 - a / 512 * 2);
+        lines += &format!("0\topen.map\t512\t512\t{start}\t{sy}\t{goal}\t{gy}\t1\n");
+    }
+    std::fs::write(&scen, lines).unwrap();
+    let (map_arg, scen_arg) = (map.to_str().unwrap(), scen.to_str().unwrap());
+    for objective in ["makespan", "soc"] {
+        let args = [
+            "--map",
+            map_arg,
+            "--scen",
+            scen_arg,
+            "--agents",
+            "1000",
+            "--objective",
+            objective,
+            "--memory-mib",
+            "64",
+            "--time-limit",
+            "20",
+        ];
+        let run = run(b"", &args);
+        assert_eq!(run.status, 1, "{run:?}");
+        assert!(
+            run.stderr.contains("MiB for the distances of 1000 agents"),
+            "{run:?}"
+        );
+        run.assert_peak_within(64 + SLACK_MIB);
+    }
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
 /// `--show` on a MovingAI instance: one agent crossing an empty 256 x 256 map in 510
 /// steps, 33 MiB of drawings. They were built as one string before being written; now
 /// each frame is written as it is drawn.
@@ -197,6 +244,7 @@ fn drawings_of_a_long_plan_stream() {
 fn main() {
     serve_measurement();
     drawings_of_a_long_plan_stream();
+    distance_tables_past_the_budget();
     a_sat_decision_within_a_tight_budget();
     a_small_room_in_a_large_map();
     a_sparse_corridor_in_a_large_map();

@@ -249,3 +249,47 @@ fn a_trade_past_an_agent_that_steps_aside_is_not_called_never() {
         assert_eq!(found.steps, Some(4), "{horizons:?}");
     }
 }
+
+/// A goal outside its agent's component is seen before any distance table is built, on
+/// exactly the instances where a table says the goal is out of reach; and the tables are
+/// refused at once when two bytes a cell for every agent pass the budget, or built up to
+/// the stop check on a large map.
+#[test]
+fn a_goal_out_of_reach_is_seen_without_distances_and_tables_keep_their_limits() {
+    use mapf::{Refused, solvable::goal_out_of_reach};
+    let mut rng = SplitMix64::new(0x0F_F0);
+    let (mut out, mut within) = (0, 0);
+    for round in 0..3000 {
+        let (height, width) = (rng.between(1, 12), rng.between(1, 12));
+        let grid = random_grid(&mut rng, height, width, [10, 35, 55][round % 3]);
+        let k = rng.between(1, 6).min(grid.cell_count());
+        if k == 0 {
+            continue;
+        }
+        let starts = draw_cells(&mut rng, &grid, k);
+        let goals = draw_cells(&mut rng, &grid, k);
+        let instance = Instance::new(&grid, &starts, &goals);
+        let never = goal_out_of_reach(&grid, &starts, &goals);
+        assert_eq!(never, instance.lower_bound().is_none(), "round {round}");
+        (out, within) = (out + usize::from(never), within + usize::from(!never));
+    }
+    assert!(
+        out > 300 && within > 300,
+        "{out} out of reach, {within} within"
+    );
+
+    let grid = Grid::new(1024, 1024, |_, _| true);
+    let starts: Vec<CellId> = (0..5).map(CellId::new).collect();
+    let goals: Vec<CellId> = (0..5).map(|a| CellId::new(1_000_000 + a)).collect();
+    // Five tables of 2 MiB each: refused under 9 MiB before any is built.
+    let refused = Instance::within(&grid, &starts, &goals, 9 << 20, &mut || false);
+    assert_eq!(refused.err(), Some(Refused::Bytes(10 << 20)));
+    // Asked once four tables of a million cells were searched: stopped before the fifth.
+    let mut asked = 0;
+    let stopped = Instance::within(&grid, &starts, &goals, u64::MAX, &mut || {
+        asked += 1;
+        true
+    });
+    assert_eq!(stopped.err(), Some(Refused::Stopped));
+    assert_eq!(asked, 1);
+}

@@ -265,12 +265,13 @@ mod tests {
                 .collect();
             let (starts, goals) = cells.split_at(k);
             let need = 2 * (k * grid.cell_count()) as u64;
-            let instance = crate::mapf::Instance::within(&grid, starts, goals, need)
-                .expect("the tables fit in their own bytes");
+            let within =
+                |max| crate::mapf::Instance::within(&grid, starts, goals, max, &mut || false);
+            let instance = within(need).expect("the tables fit in their own bytes");
             assert_eq!(instance.distance_bytes(), need);
             assert_eq!(
-                crate::mapf::Instance::within(&grid, starts, goals, need - 1).err(),
-                Some(need)
+                within(need - 1).err(),
+                Some(crate::mapf::Refused::Bytes(need))
             );
         }
     }

@@ -187,19 +187,55 @@ impl<'i> Distances<'i> {
     }
 }
 
+/// Why [`Instance::within`] built no instance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// The distance tables would pass the budget: the bytes they need at least.
+    Bytes(u64),
+    /// The stop check said so while they were built.
+    Stopped,
+}
+
+impl Refused {
+    /// What the solve answers when the tables of `k` agents were refused under a budget
+    /// of `budget_mib` MiB, or stopped by a time `limit`.
+    pub fn unanswered(self, k: usize, budget_mib: u64, limit: Duration) -> Unanswered {
+        match self {
+            Refused::Bytes(needed) => Unanswered::OverBudget {
+                budget_mib,
+                detail: format!(
+                    "{} MiB for the distances of {k} agents",
+                    needed.div_ceil(MIB)
+                ),
+            },
+            Refused::Stopped => Unanswered::Time { limit },
+        }
+    }
+}
+
+/// The cells [`Instance::within`] searches between two looks at its stop check: a few
+/// milliseconds of breadth-first search.
+pub const LOOK_EVERY_CELLS: usize = 1 << 22;
+
 impl<'a> Instance<'a> {
     /// The instance, with every agent's distances to its goal.
     ///
     /// # Complexity
     /// O(K x C) time and memory.
     pub fn new(grid: &'a Grid, starts: &'a [CellId], goals: &'a [CellId]) -> Self {
-        Self::within(grid, starts, goals, u64::MAX)
+        Self::within(grid, starts, goals, u64::MAX, &mut || false)
             .unwrap_or_else(|_| unreachable!("no table is larger than u64::MAX bytes"))
     }
 
-    /// [`Instance::new`] when its distance tables take at most `max_bytes`; else the
-    /// bytes they would have needed at least (counted as they are built, so the process
-    /// never holds more than `max_bytes` of them plus one agent's full table).
+    /// [`Instance::new`] when its distance tables take at most `max_bytes`, and `stop`
+    /// (asked between two agents' tables once [`LOOK_EVERY_CELLS`] cells were searched
+    /// since it was last asked: a few milliseconds) does not say stop.
+    ///
+    /// # Errors
+    /// [`Refused::Bytes`] with the bytes the tables would need at least: at once when two
+    /// bytes a cell for every agent pass `max_bytes` (no table takes less), else as they
+    /// are built (so the process never holds more than `max_bytes` of them plus one
+    /// agent's full table); [`Refused::Stopped`] when `stop` said so.
     ///
     /// # Complexity
     /// O(K x C) time, O(min(K x C, max_bytes)) memory.
@@ -208,15 +244,27 @@ impl<'a> Instance<'a> {
         starts: &'a [CellId],
         goals: &'a [CellId],
         max_bytes: u64,
-    ) -> Result<Self, u64> {
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Result<Self, Refused> {
+        let least = 2 * grid.cell_count() as u64 * goals.len() as u64;
+        if least > max_bytes {
+            return Err(Refused::Bytes(least));
+        }
         let mut to_goal = Vec::with_capacity(goals.len());
-        let mut bytes = 0u64;
+        let (mut bytes, mut searched) = (0u64, 0);
         for (built, &goal) in goals.iter().enumerate() {
+            if searched >= LOOK_EVERY_CELLS {
+                searched = 0;
+                if stop() {
+                    return Err(Refused::Stopped);
+                }
+            }
+            searched += grid.cell_count();
             let table = GoalDistances::new(grid.distances(goal, None));
             bytes += table.bytes();
             if bytes > max_bytes {
                 let per_agent = bytes / (built as u64 + 1);
-                return Err(per_agent.saturating_mul(goals.len() as u64));
+                return Err(Refused::Bytes(per_agent.saturating_mul(goals.len() as u64)));
             }
             to_goal.push(table);
         }
@@ -892,9 +940,16 @@ fn soc_driven(
         ..
     } = driver.agents;
     let limits = driver.limits;
+    if solvable::goal_out_of_reach(grid, starts, goals) {
+        return Ok(None);
+    }
     let mut first = None;
     {
-        let instance = Instance::new(grid, starts, goals);
+        let budget = limits.budget_mib.saturating_mul(MIB);
+        let k = starts.len();
+        let limit = limits.time_limit.unwrap_or_default();
+        let instance = Instance::within(grid, starts, goals, budget, &mut driver.wall_stop())
+            .map_err(|refused| refused.unanswered(k, limits.budget_mib, limit))?;
         let Some(lower_bound) = instance.lower_bound() else {
             return Ok(None);
         };
@@ -1775,13 +1830,14 @@ impl<'a, 't> Driver<'a, 't> {
             Method::Horizons(h) => (h, true),
             Method::HorizonsOnly(h) => (h, false),
         };
+        if solvable::goal_out_of_reach(grid, starts, goals) {
+            (self.trace)(&Event::LowerBound(None));
+            return Ok(Answer::proven(Found::NEVER));
+        }
         let budget = self.limits.budget_mib.saturating_mul(MIB);
-        let instance = Instance::within(grid, starts, goals, budget).map_err(|needed| {
-            self.over(format!(
-                "{} MiB for the distances of {k} agents",
-                needed.div_ceil(MIB)
-            ))
-        })?;
+        let limit = self.limits.time_limit.unwrap_or_default();
+        let instance = Instance::within(grid, starts, goals, budget, &mut self.wall_stop())
+            .map_err(|refused| refused.unanswered(k, self.limits.budget_mib, limit))?;
         (self.trace)(&Event::LowerBound(instance.lower_bound()));
         let Some(lower_bound) = instance.lower_bound() else {
             return Ok(Answer::proven(Found::NEVER));

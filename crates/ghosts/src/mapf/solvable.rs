@@ -66,6 +66,40 @@ const NONE: u32 = u32::MAX;
 /// agent around it, and the way to each other agent): beyond, the test does not decide.
 pub const PAIR_WORK: usize = 1 << 26;
 
+/// Whether some agent's goal lies outside its start's connected component: the answer is
+/// then "never" (the first rule of the module documentation), known before any
+/// distance table is built (on a map of a million cells, a thousand agents' tables take
+/// seconds and 2 GB).
+///
+/// # Complexity
+/// O(C + K).
+pub fn goal_out_of_reach(grid: &Grid, starts: &[CellId], goals: &[CellId]) -> bool {
+    let mut component = vec![NONE; grid.cell_count()];
+    let mut queue: Vec<CellId> = Vec::new();
+    let mut label = 0;
+    for first in grid.cells() {
+        if component[first.index()] != NONE {
+            continue;
+        }
+        component[first.index()] = label;
+        queue.clear();
+        queue.push(first);
+        while let Some(cell) = queue.pop() {
+            for (_, next) in grid.neighbours(cell) {
+                if component[next.index()] == NONE {
+                    component[next.index()] = label;
+                    queue.push(next);
+                }
+            }
+        }
+        label += 1;
+    }
+    starts
+        .iter()
+        .zip(goals)
+        .any(|(s, g)| component[s.index()] != component[g.index()])
+}
+
 /// The test of the module documentation.
 ///
 /// # Complexity

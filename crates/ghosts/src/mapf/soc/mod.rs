@@ -524,12 +524,9 @@ pub fn solve_within(
     let k = starts.len();
     let budget = budget_mib.saturating_mul(MIB);
     let over = |detail: String| Unanswered::OverBudget { budget_mib, detail };
-    let instance = Instance::within(grid, starts, goals, budget).map_err(|needed| {
-        over(format!(
-            "{} MiB for the distances of {k} agents",
-            needed.div_ceil(MIB)
-        ))
-    })?;
+    // A stop's limit is zero: the caller knows its own.
+    let instance = Instance::within(grid, starts, goals, budget, within.stop)
+        .map_err(|refused| refused.unanswered(k, budget_mib, std::time::Duration::ZERO))?;
     let distance_bytes = instance.distance_bytes();
     if instance.lower_bound().is_none() {
         return Ok(None);
