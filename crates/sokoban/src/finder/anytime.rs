@@ -539,6 +539,7 @@ fn exact(
     found: Option<&str>,
     fewest_beside: Option<&SolutionsBeside>,
 ) -> Exact {
+    let deadline = time_limit.map(|t| Instant::now() + t);
     let exact = Options {
         time_limit,
         ..options.clone()
@@ -584,7 +585,7 @@ fn exact(
             // The exact search's start comes out first, with at least the start's bound;
             // stopped before that, the bound is the start's if it can be had in time.
             bound: match stats.bound {
-                0 => start_bound_within(level, &exact).unwrap_or(0),
+                0 => start_bound_within(level, &exact, deadline).unwrap_or(0),
                 bound => bound,
             },
             improved: found.and(own.found()),
@@ -976,13 +977,17 @@ const MACRO_SHARE: f64 = 0.25;
 /// A proven lower bound on the metric's first key from the start: the matching of boxes
 /// to goals on lone-box push distances (every solution pushes each box to its own goal;
 /// moves count the pushes too). Within the limits of `options`: `None` when its tables
-/// would not fit in [`Options::memory_mib`], or when its time limit passes (counted from
-/// now) while they are built or the boxes matched (seconds for thousands of boxes).
-pub(super) fn start_bound_within(level: &Level, options: &Options) -> Option<u32> {
+/// would not fit in [`Options::memory_mib`], or when `deadline` passes (or the search is
+/// interrupted) while they are built or the boxes matched (seconds for thousands of
+/// boxes).
+pub(super) fn start_bound_within(
+    level: &Level,
+    options: &Options,
+    deadline: Option<Instant>,
+) -> Option<u32> {
     if Board::bytes_for(level) > options.memory_mib.saturating_mul(grid_core::limits::MIB) {
         return None;
     }
-    let deadline = options.time_limit.map(|t| Instant::now() + t);
     let mut stop = || options.interrupted() || deadline.is_some_and(|d| Instant::now() >= d);
     let board = Board::within(level, false, &mut stop)?;
     let boxes = level.boxes();

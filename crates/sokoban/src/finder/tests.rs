@@ -213,7 +213,8 @@ fn the_bound_of_a_stopped_search_never_passes_the_optimum() {
                 };
                 stopped += 1;
                 assert!(bound <= first, "{metric:?}: bound {bound} > {first}");
-                let start = super::anytime::start_bound_within(&level, &crate::Options::default());
+                let start =
+                    super::anytime::start_bound_within(&level, &crate::Options::default(), None);
                 above_start += usize::from(bound > start.unwrap_or(0));
             }
         }
