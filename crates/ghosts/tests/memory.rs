@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use test_support::peak_memory::{MeasuredRun, run_measured, serve_measurement};
+use test_support::peak_memory::{MeasuredRun, run_reported, serve_measurement};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_ghosts");
 
@@ -53,14 +53,7 @@ fn snake(size: usize, corridors: usize) -> (Vec<Vec<u8>>, Vec<usize>) {
 }
 
 fn run(input: &[u8], args: &[&str]) -> MeasuredRun {
-    let run = run_measured(Path::new(BINARY), args, input).unwrap();
-    eprintln!(
-        "{args:?}: status {}, peak {} KiB, {}",
-        run.status,
-        run.peak_kib,
-        run.stdout.lines().next().unwrap_or(run.stderr.trim())
-    );
-    run
+    run_reported(Path::new(BINARY), args, input).unwrap()
 }
 
 /// Two ghosts crossing a 30 x 30 room in a 1024 x 1024 map: the pair table's scratch
@@ -153,27 +146,49 @@ fn a_sat_decision_within_a_tight_budget() {
     run.assert_peak_within(32 + SLACK_MIB);
 }
 
-/// A thousand agents on an empty 512 x 512 map: their distance tables take 524 MB. The
-/// sum of costs built them for its first plan without counting them (2.1 GB peak for a
-/// 1024 x 1024 map under the default 1024 MiB); now both objectives refuse at once.
-fn distance_tables_past_the_budget() {
-    let folder = std::env::temp_dir().join(format!("ghosts-tables-{}", std::process::id()));
+/// An empty `side` x `side` MovingAI map and a scenario of `agents` (start column, start
+/// row, goal column, goal row), written into a fresh folder; the map's path, the
+/// scenario's and the folder's.
+fn empty_instance(
+    name: &str,
+    side: usize,
+    agents: &[(usize, usize, usize, usize)],
+) -> (String, String, std::path::PathBuf) {
+    let folder = std::env::temp_dir().join(format!("ghosts-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&folder).unwrap();
-    let (map, scen) = (folder.join("open.map"), folder.join("open.scen"));
-    let mut text = String::from("type octile\nheight 512\nwidth 512\nmap\n");
-    for _ in 0..512 {
-        text.push_str(&".".repeat(512));
+    let (map, scen) = (folder.join("empty.map"), folder.join("empty.scen"));
+    let mut text = format!("type octile\nheight {side}\nwidth {side}\nmap\n");
+    for _ in 0..side {
+        text.push_str(&".".repeat(side));
         text.push('\n');
     }
     std::fs::write(&map, text).unwrap();
     let mut lines = String::from("version 1\n");
-    for a in 0..1000 {
-        let (start, goal) = ((a * 7) % 512, (a * 13 + 5) % 512);
-        let (sy, gy) = (a / 512 * 2, 500 - a / 512 * 2);
-        lines += &format!("0\topen.map\t512\t512\t{start}\t{sy}\t{goal}\t{gy}\t1\n");
+    for &(sx, sy, gx, gy) in agents {
+        let far = sx.abs_diff(gx) + sy.abs_diff(gy);
+        lines += &format!("0\tempty.map\t{side}\t{side}\t{sx}\t{sy}\t{gx}\t{gy}\t{far}\n");
     }
     std::fs::write(&scen, lines).unwrap();
-    let (map_arg, scen_arg) = (map.to_str().unwrap(), scen.to_str().unwrap());
+    let path = |p: std::path::PathBuf| p.to_str().unwrap().to_owned();
+    (path(map), path(scen), folder)
+}
+
+/// A thousand agents on an empty 512 x 512 map: their distance tables take 524 MB. The
+/// sum of costs built them for its first plan without counting them (2.1 GB peak for a
+/// 1024 x 1024 map under the default 1024 MiB); now both objectives refuse at once.
+fn distance_tables_past_the_budget() {
+    let agents: Vec<_> = (0..1000)
+        .map(|a| {
+            (
+                (a * 7) % 512,
+                a / 512 * 2,
+                (a * 13 + 5) % 512,
+                500 - a / 512 * 2,
+            )
+        })
+        .collect();
+    let (map_arg, scen_arg, folder) = empty_instance("tables", 512, &agents);
+    let (map_arg, scen_arg) = (map_arg.as_str(), scen_arg.as_str());
     for objective in ["makespan", "soc"] {
         let args = [
             "--map",
@@ -204,21 +219,8 @@ fn distance_tables_past_the_budget() {
 /// steps, 33 MiB of drawings. They were built as one string before being written; now
 /// each frame is written as it is drawn.
 fn drawings_of_a_long_plan_stream() {
-    let folder = std::env::temp_dir().join(format!("ghosts-memory-{}", std::process::id()));
-    std::fs::create_dir_all(&folder).unwrap();
-    let (map, scen) = (folder.join("empty.map"), folder.join("empty.scen"));
-    let mut text = String::from("type octile\nheight 256\nwidth 256\nmap\n");
-    for _ in 0..256 {
-        text.push_str(&".".repeat(256));
-        text.push('\n');
-    }
-    std::fs::write(&map, text).unwrap();
-    std::fs::write(
-        &scen,
-        "version 1\n0\tempty.map\t256\t256\t0\t0\t255\t255\t510\n",
-    )
-    .unwrap();
-    let (map_arg, scen_arg) = (map.to_str().unwrap(), scen.to_str().unwrap());
+    let (map_arg, scen_arg, folder) = empty_instance("drawings", 256, &[(0, 0, 255, 255)]);
+    let (map_arg, scen_arg) = (map_arg.as_str(), scen_arg.as_str());
     let args = [
         "--map",
         map_arg,

@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use test_support::peak_memory::{MeasuredRun, run_measured, serve_measurement};
+use test_support::peak_memory::{MeasuredRun, run_reported, serve_measurement};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_sokoban");
 
@@ -43,14 +43,7 @@ fn open_room(side: usize, boxes: usize) -> Vec<u8> {
 }
 
 fn run(input: &[u8], args: &[&str]) -> MeasuredRun {
-    let run = run_measured(Path::new(BINARY), args, input).unwrap();
-    eprintln!(
-        "{args:?}: status {}, peak {} KiB, {}",
-        run.status,
-        run.peak_kib,
-        run.stdout.lines().nth(1).unwrap_or(run.stderr.trim())
-    );
-    run
+    run_reported(Path::new(BINARY), args, input).unwrap()
 }
 
 /// 2 000 goals on a floor of 40 000 squares: the push distances take 320 MB, built by

@@ -84,6 +84,22 @@ impl MeasuredRun {
     }
 }
 
+/// [`run_measured`], telling the test's log its flags, status, peak and last line of
+/// output (or its error): what a failed check's reader wants first.
+///
+/// # Errors
+/// When the process cannot be started or waited for.
+pub fn run_reported(binary: &Path, args: &[&str], input: &[u8]) -> io::Result<MeasuredRun> {
+    let run = run_measured(binary, args, input)?;
+    eprintln!(
+        "{args:?}: status {}, peak {} KiB, {}",
+        run.status,
+        run.peak_kib,
+        run.stdout.lines().last().unwrap_or(run.stderr.trim())
+    );
+    Ok(run)
+}
+
 /// Runs `binary` with `args` on `input` (as `binary ARGS < input` would), collecting its
 /// exit status, standard output, standard error and peak resident memory.
 ///
