@@ -305,7 +305,7 @@ pub(super) fn search(
     };
     let (gw, hw) = (u64::from(options.g_weight), u64::from(options.h_weight));
     let rank = if options.packing || options.goal_rooms || options.advisor {
-        super::packing::ranks(level, options.outward_packing)
+        super::packing::ranks(level, options.outward_packing, stop)
     } else {
         Vec::new()
     };

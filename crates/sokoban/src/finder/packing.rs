@@ -23,8 +23,10 @@ use super::walk::Walker;
 use crate::parse::Level;
 
 /// Per square, the rank of its goal in the packing order (0 fills first), or
-/// [`NOT_A_GOAL`].
-pub(super) fn ranks(level: &Level, outward: bool) -> Vec<u32> {
+/// [`NOT_A_GOAL`]. `stop` is called every [`LOOK_EVERY`] squares the outward order's pull
+/// searches walk; when it says stop, their work is spent and the order goes on as the
+/// one-square order (the caller's search looks at it again before long).
+pub(super) fn ranks(level: &Level, outward: bool, stop: &mut dyn FnMut() -> bool) -> Vec<u32> {
     let grid = level.grid();
     let n = grid.cell_count();
     let mut filled = vec![false; n];
@@ -75,7 +77,7 @@ pub(super) fn ranks(level: &Level, outward: bool) -> Vec<u32> {
             candidates
                 .iter()
                 .map(|&(_, i)| i)
-                .find(|&i| way_out.leaves(grid, &mut filled, left[i], &distance))
+                .find(|&i| way_out.leaves(grid, &mut filled, left[i], &distance, stop))
                 .unwrap_or(nearest)
         } else {
             nearest
@@ -96,6 +98,10 @@ pub(super) fn ranks(level: &Level, outward: bool) -> Vec<u32> {
 /// whole order; past it, the order goes on as the one-square order.
 const OUTWARD_WORK: u64 = 1 << 25;
 
+/// Squares walked by the pull searches between two calls of [`ranks`]' stop check: a
+/// few milliseconds.
+const LOOK_EVERY: u64 = 1 << 22;
+
 /// The pull searches of the outward order: can a lone box on a goal, the boxes on the
 /// goals still filled standing still, be pulled back to a square where a box starts?
 /// That is what filling that goal while the others are filled asks of a box, read
@@ -110,6 +116,8 @@ struct WayOut {
     walker: Walker,
     /// Work left ([`OUTWARD_WORK`]).
     work: u64,
+    /// The work left at which the stop check is called next.
+    look_at: u64,
 }
 
 impl WayOut {
@@ -125,6 +133,7 @@ impl WayOut {
             queue: Vec::new(),
             walker: Walker::new(n),
             work: OUTWARD_WORK,
+            look_at: OUTWARD_WORK - LOOK_EVERY,
         }
     }
 
@@ -134,7 +143,14 @@ impl WayOut {
     ///
     /// # Complexity
     /// O(4 x squares) nodes, one walk O(squares) each.
-    fn leaves(&mut self, grid: &Grid, filled: &mut [bool], g: CellId, distance: &[u32]) -> bool {
+    fn leaves(
+        &mut self,
+        grid: &Grid,
+        filled: &mut [bool],
+        g: CellId,
+        distance: &[u32],
+        stop: &mut dyn FnMut() -> bool,
+    ) -> bool {
         self.seen.fill(0);
         self.queue.clear();
         // A pull moves the box onto the player's square `p` beside it and the player one
@@ -168,6 +184,12 @@ impl WayOut {
             filled[b.index()] = true;
             self.walker.run(grid, filled, player);
             self.work = self.work.saturating_sub(self.walker.order().len() as u64);
+            if self.work <= self.look_at {
+                self.look_at = self.look_at.saturating_sub(LOOK_EVERY);
+                if stop() {
+                    self.work = 0;
+                }
+            }
             for d in Dir::ALL {
                 if let Some(p) = pull(b, d, filled)
                     && self.walker.reached(p)

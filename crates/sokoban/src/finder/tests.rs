@@ -262,7 +262,7 @@ fn goal_room_macros_keep_solvability() {
     for round in 0..600 {
         let text = generate::goal_room_level(&mut rng, 1 + round % 4);
         for level in levels(&text) {
-            let rank = super::packing::ranks(&level, false);
+            let rank = super::packing::ranks(&level, false, &mut || false);
             with_rooms += usize::from(super::goal_room::GoalRooms::new(&level, &rank).any());
             for way in &ways {
                 check(&level, way);
@@ -487,7 +487,7 @@ fn the_outward_packing_order_fills_a_goal_column_from_its_far_end() {
         .find(|l| l.title().trim_start_matches(';').trim() == "68")
         .expect("Microban 68 in the test data");
     let order = |outward: bool| {
-        let rank = super::packing::ranks(&level, outward);
+        let rank = super::packing::ranks(&level, outward, &mut || false);
         let mut goals = level.goals().to_vec();
         goals.sort_by_key(|g| rank[g.index()]);
         goals
