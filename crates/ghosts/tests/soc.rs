@@ -341,6 +341,7 @@ fn untimed(
         stop: never,
         deadline: Deadline(None),
         first: None,
+        first_bound: 0,
         whole_from: Deadline(None),
         whole_late_from,
         beside: None,
@@ -1178,6 +1179,7 @@ fn a_plan_found_beside_stops_the_proof_at_its_cost_and_not_before() {
             stop: &mut never,
             deadline: Deadline(None),
             first: Some(padded),
+            first_bound: 0,
             whole_from: Deadline(None),
             whole_late_from: Deadline(None),
             beside: Some(&beside),
@@ -1395,4 +1397,40 @@ fn a_plan_keeping_off_other_paths_is_found_when_one_exists() {
     // Sessions with a least to go below (28 of the 300 drawn).
     assert!(below > 20, "{below}");
     assert_eq!(found, 300);
+}
+
+/// Stopped while its distance tables are built (a map of over four million cells, so the
+/// stop check is asked before the second agent's), the proof answers the plan it was
+/// given, with the bound given with it: before, it answered "time" and the caller printed
+/// no plan although it had one.
+#[test]
+fn a_proof_stopped_before_its_tables_answers_the_plan_in_hand() {
+    use ghosts::internals::mapf::sat::Deadline;
+    let grid = Grid::new(2100, 2100, |_, _| true);
+    let cell = |row: usize, col: usize| grid.cell(row, col).unwrap();
+    let (starts, goals) = ([cell(0, 0), cell(5, 0)], [cell(0, 2), cell(5, 1)]);
+    let paths: Vec<Vec<u32>> = vec![
+        vec![0, 1, 2]
+            .into_iter()
+            .map(|c| cell(0, c).index() as u32)
+            .collect(),
+        vec![cell(5, 0).index() as u32, cell(5, 1).index() as u32],
+    ];
+    let mut stopped = || true;
+    let within = soc::Within {
+        stop: &mut stopped,
+        deadline: Deadline(None),
+        first: Some(paths.clone()),
+        first_bound: 3,
+        whole_from: Deadline(None),
+        whole_late_from: Deadline(None),
+        beside: None,
+        raised: None,
+    };
+    let (plan, bound) =
+        soc::solve_within(&grid, &starts, &goals, 1024, Techniques::default(), within)
+            .unwrap()
+            .unwrap();
+    assert_eq!((plan.cost, bound), (3, 3));
+    assert_eq!(plan.paths, paths);
 }

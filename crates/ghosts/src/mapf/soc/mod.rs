@@ -51,7 +51,7 @@ pub mod symmetry;
 use grid_core::limits::MIB;
 use grid_core::{CellId, Grid};
 
-use super::{Instance, Method, Unanswered, solvable};
+use super::{Instance, Method, Refused, Unanswered, solvable};
 use crate::progress::Progress;
 use encoding::Decision;
 
@@ -420,6 +420,7 @@ pub fn solve(
         stop: &mut never,
         deadline: super::sat::Deadline::default(),
         first: None,
+        first_bound: 0,
         whole_from: super::sat::Deadline::default(),
         whole_late_from: super::sat::Deadline::default(),
         beside: None,
@@ -485,6 +486,10 @@ pub struct Within<'s> {
     /// A legal plan found before (every agent's cell at 0..=H): the first incumbent, and
     /// a proof that the instance is solvable.
     pub first: Option<Vec<Vec<u32>>>,
+    /// A proven lower bound on the sum of costs known with `first` (the sum of the
+    /// distances, from the caller's tables): the bound answered with `first` when
+    /// `stop` comes before the proof's own tables are built; 0 when unknown.
+    pub first_bound: u64,
     /// With [`Whole::AfterGroups`]: when the groups stop and the search over all agents
     /// takes the rest of the time (none: the groups decide to the end).
     pub whole_from: super::sat::Deadline,
@@ -524,9 +529,25 @@ pub fn solve_within(
     let k = starts.len();
     let budget = budget_mib.saturating_mul(MIB);
     let over = |detail: String| Unanswered::OverBudget { budget_mib, detail };
-    // A stop's limit is zero: the caller knows its own.
-    let instance = Instance::within(grid, starts, goals, budget, within.stop)
-        .map_err(|refused| refused.unanswered(k, budget_mib, std::time::Duration::ZERO))?;
+    // A stop's limit is zero: the caller knows its own. Stopped with a plan in hand, that
+    // plan is the answer, with the bound known with it.
+    let instance = match Instance::within(grid, starts, goals, budget, within.stop) {
+        Ok(instance) => instance,
+        Err(Refused::Stopped) if within.first.is_some() => {
+            let paths = within.first.unwrap_or_default();
+            let cost = sum_of_costs(&paths, goals);
+            let bound = within.first_bound.min(cost);
+            let plan = SocPlan {
+                cost,
+                lower_bound: bound,
+                paths,
+            };
+            return Ok(Some((plan, bound)));
+        }
+        Err(refused) => {
+            return Err(refused.unanswered(k, budget_mib, std::time::Duration::ZERO));
+        }
+    };
     let distance_bytes = instance.distance_bytes();
     if instance.lower_bound().is_none() {
         return Ok(None);
