@@ -2036,7 +2036,8 @@ impl<'a, 't> Driver<'a, 't> {
             goals,
             ..
         } = self.agents;
-        let instance = Instance::new(grid, starts, goals);
+        let budget = self.limits.budget_mib.saturating_mul(MIB);
+        let instance = Instance::within(grid, starts, goals, budget, &mut self.wall_stop()).ok()?;
         self.push_and_swap_paths(&instance, 0)
     }
 
