@@ -32,6 +32,9 @@ pub struct Matcher {
     /// The number of boxes of the last matching, whose potentials and assignment are in
     /// the buffers (a warm start for the next of that size).
     warm: Option<usize>,
+    /// Per box of the last matching by [`Matcher::min_cost_keyed`], its key (empty after
+    /// any other): a box with the same key in the same row has the same costs.
+    keys: Vec<u16>,
 }
 
 /// Boxes matched between two calls of the stop check of [`Matcher::min_cost_within`]:
@@ -76,18 +79,25 @@ impl Matcher {
     ///
     /// # Complexity
     /// O(k^2) and O(k^2) per box matched again (O(k^3) at worst, as cold).
-    fn min_cost_warm(&mut self, k: usize, cost: impl Fn(usize, usize) -> u32) -> Option<u32> {
+    fn min_cost_warm(
+        &mut self,
+        k: usize,
+        cost: impl Fn(usize, usize) -> u32,
+        same: impl Fn(usize) -> bool,
+    ) -> Option<u32> {
         let c = |i: usize, j: usize| {
             let x = cost(i - 1, j - 1);
             if x == IMPOSSIBLE { BIG } else { i64::from(x) }
         };
-        for i in 1..=k {
+        // A box whose costs are the last matching's keeps its potential: it is already
+        // its least reduced cost, and its pair tight.
+        for i in (1..=k).filter(|&i| !same(i - 1)) {
             self.u[i] = (1..=k).map(|j| c(i, j) - self.v[j]).min().unwrap_or(0);
         }
         let mut free = Vec::new();
         for j in 1..=k {
             let i = self.goal_of[j];
-            if c(i, j) - self.u[i] - self.v[j] != 0 {
+            if !same(i - 1) && c(i, j) - self.u[i] - self.v[j] != 0 {
                 self.goal_of[j] = 0;
                 free.push(i);
             }
@@ -139,12 +149,46 @@ impl Matcher {
     /// # Complexity
     /// O(k^3) cold; warm, O(k^2) and O(k^2) per box whose goal changes.
     pub fn min_cost(&mut self, k: usize, cost: impl Fn(usize, usize) -> u32) -> Option<u32> {
+        self.keys.clear();
         let answer = if self.warm == Some(k) {
-            self.min_cost_warm(k, cost)
+            self.min_cost_warm(k, cost, |_| false)
         } else {
             self.min_cost_cold(k, cost, &mut || false).flatten()
         };
         self.warm = Some(k);
+        answer
+    }
+
+    /// [`Matcher::min_cost`] of `keys.len()` boxes whose costs depend on their keys alone
+    /// (a box's square): after a matching by this method, a box with the same key in the
+    /// same row as then keeps its potential and its goal without a look at its costs.
+    /// So every keyed matching of one matcher must read one table of costs (a search
+    /// keeps its own matcher beside its own board); any other matching in between is
+    /// fine, the next keyed one then looks at every row. A child of the search differs from its
+    /// parent in the rows between the pushed box's old and new place among the sorted
+    /// squares, so with 23 boxes a few rows are looked at instead of all.
+    ///
+    /// # Complexity
+    /// Warm, O(k) per box whose key is the same, O(k) and O(k^2) per box matched again
+    /// for the others; cold, O(k^3).
+    pub fn min_cost_keyed(
+        &mut self,
+        keys: &[u16],
+        cost: impl Fn(usize, usize) -> u32,
+    ) -> Option<u32> {
+        let k = keys.len();
+        let answer = if self.warm == Some(k) {
+            let last = std::mem::take(&mut self.keys);
+            let same = |i: usize| last.len() == k && last[i] == keys[i];
+            let answer = self.min_cost_warm(k, cost, same);
+            self.keys = last;
+            answer
+        } else {
+            self.min_cost_cold(k, cost, &mut || false).flatten()
+        };
+        self.warm = Some(k);
+        self.keys.clear();
+        self.keys.extend_from_slice(keys);
         answer
     }
 
@@ -160,8 +204,9 @@ impl Matcher {
         cost: impl Fn(usize, usize) -> u32,
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<Option<u32>> {
+        self.keys.clear();
         if self.warm == Some(k) {
-            return Some(self.min_cost_warm(k, cost));
+            return Some(self.min_cost_warm(k, cost, |_| false));
         }
         self.warm = None;
         let answer = self.min_cost_cold(k, cost, stop)?;
@@ -352,6 +397,71 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Keyed warm starts as the search makes them: boxes on squares (sorted), each cost a
+    /// fixed table's entry for the box's square, one box moved at a time (so the rows
+    /// between its old and new place shift), now and then another matching in between
+    /// (unkeyed, or of another size): always the brute force's least cost.
+    #[test]
+    fn keyed_warm_starts_equal_brute_force_as_boxes_move() {
+        let mut rng = SplitMix64::new(12);
+        let mut kept_rows = 0;
+        for _ in 0..300 {
+            // One table of costs per matcher, as `min_cost_keyed` asks.
+            let mut matcher = Matcher::new();
+            let (k, squares) = (rng.between(1, 7), 12);
+            let table: Vec<Vec<u32>> = (0..squares)
+                .map(|_| {
+                    (0..k)
+                        .map(|_| {
+                            if rng.percent(15) {
+                                IMPOSSIBLE
+                            } else {
+                                rng.below(30) as u32
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            let mut boxes: Vec<u16> = (0..squares as u16).collect();
+            for i in (1..boxes.len()).rev() {
+                boxes.swap(i, rng.below(i + 1));
+            }
+            boxes.truncate(k);
+            boxes.sort_unstable();
+            let mut last: Vec<u16> = Vec::new();
+            for _ in 0..20 {
+                let moved = rng.below(k);
+                let free: Vec<u16> = (0..squares as u16).filter(|q| !boxes.contains(q)).collect();
+                boxes[moved] = free[rng.below(free.len())];
+                boxes.sort_unstable();
+                match rng.below(10) {
+                    0 => {
+                        let _ = matcher.min_cost(k, |i, j| table[usize::from(boxes[i])][j]);
+                    }
+                    1 => {
+                        let _ = matcher.min_cost_tabled(k + 1, |_, _| 1);
+                    }
+                    _ => {}
+                }
+                let cost: Vec<Vec<u32>> = boxes
+                    .iter()
+                    .map(|&b| table[usize::from(b)].clone())
+                    .collect();
+                kept_rows += (0..k)
+                    .filter(|&i| last.len() == k && last[i] == boxes[i])
+                    .count();
+                assert_eq!(
+                    matcher.min_cost_keyed(&boxes, |i, j| table[usize::from(boxes[i])][j]),
+                    brute(k, &cost),
+                    "{cost:?}"
+                );
+                last.clone_from(&boxes);
+            }
+        }
+        // Rows were kept: the keyed path was taken, not only cold starts.
+        assert!(kept_rows > 10_000, "{kept_rows}");
     }
 
     /// A matching that may be stopped gives [`Matcher::min_cost`]'s answer when it is not;

@@ -68,14 +68,6 @@ pub(super) struct Store {
 /// What [`Store::find`] found: the state, or the free slot where it goes.
 pub(super) type Found = Result<u32, usize>;
 
-/// A 64-bit mix (the finaliser of SplitMix64).
-#[inline]
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
 impl Store {
     /// An empty store of states of `k` boxes.
     pub(super) fn new(k: usize, budget: &mut Budget) -> Result<Self, Halt> {
@@ -104,9 +96,7 @@ impl Store {
     /// The hash of a state's words.
     #[inline]
     pub(super) fn hash(words: &[u16]) -> u64 {
-        words
-            .iter()
-            .fold(0x9e37_79b9_7f4a_7c15u64, |h, &w| mix(h ^ u64::from(w)))
+        crate::search::hash_squares(words)
     }
 
     /// The state with these words, or the free slot where it goes.

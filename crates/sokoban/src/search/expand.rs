@@ -257,7 +257,7 @@ fn bound_of(
 /// The matching bound on the pushes of a layout, or `HOPELESS`.
 fn matching(matcher: &mut Matcher, board: &Board<'_>, boxes: &[u16]) -> u32 {
     matcher
-        .min_cost(boxes.len(), |i, j| board.distance(j, boxes[i] as usize))
+        .min_cost_keyed(boxes, |i, j| board.distance(j, boxes[i] as usize))
         .unwrap_or(HOPELESS)
 }
 

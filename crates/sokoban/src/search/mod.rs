@@ -96,6 +96,7 @@ use crate::solution::{Metric, Options, Solution, SolveError, counted};
 pub use ball::BallPlan;
 use expand::Search;
 pub use expand::Stats;
+pub(crate) use index::hash_squares;
 use push_optimum::{Outcome, Paths};
 pub use push_optimum::{Pruning, PushStats};
 use table::{HOPELESS, ROOT, Table};
