@@ -334,7 +334,9 @@ mod tests {
         let mean = (count / 1024) as u32;
         let (least, most) = (buckets.iter().min(), buckets.iter().max());
         assert!(
-            buckets.iter().all(|&b| b > mean * 2 / 3 && b < mean * 4 / 3),
+            buckets
+                .iter()
+                .all(|&b| b > mean * 2 / 3 && b < mean * 4 / 3),
             "{least:?} to {most:?} around {mean}"
         );
     }
