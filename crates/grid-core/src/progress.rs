@@ -31,7 +31,7 @@
 //! # Complexity
 //! O(1) per write of an answer (one lock), a redraw costs the text's length.
 
-use std::io::Write;
+use std::io::{self, BufWriter, IsTerminal, Stderr, StdoutLock, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -142,6 +142,25 @@ where
             let _ = keeper.join();
         }
         done
+    })
+}
+
+/// Standard output as a binary writes its answers there: buffered, the progress line on
+/// standard error wiped before every write ([`answering`]).
+pub type Answers<'l> = BufWriter<Wiping<'l, StdoutLock<'static>, Stderr>>;
+
+/// What a binary's `main` does around its run: `work` writes its answers to standard
+/// output ([`Answers`]), flushed when it returns, while a progress line from `text` is
+/// kept on standard error when that is a terminal, and never into a file or a pipe
+/// ([`keeping`]). A failed flush (a closed pipe) is `work`'s error type.
+pub fn answering<R: From<io::Error>>(
+    text: impl FnMut(Duration) -> Option<String> + Send,
+    work: impl FnOnce(&mut Answers<'_>) -> Result<(), R>,
+) -> Result<(), R> {
+    keeping(io::stderr(), io::stderr().is_terminal(), text, |line| {
+        // Each answer wipes the line first, so that they never share it.
+        let mut output = BufWriter::new(line.wiping(io::stdout().lock()));
+        work(&mut output).and_then(|()| output.flush().map_err(R::from))
     })
 }
 

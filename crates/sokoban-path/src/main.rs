@@ -1,7 +1,6 @@
 //! `sokoban-path`: reads mazes from a file or standard input, writes their answers on
 //! standard output.
 
-use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -52,12 +51,9 @@ fn main() -> ExitCode {
         let seconds = elapsed.as_secs_f64();
         (elapsed >= QUIET_FOR).then(|| format!("sokoban-path: maze {maze}, {seconds:.0} s"))
     };
-    let ended = progress::keeping(io::stderr(), io::stderr().is_terminal(), text, |line| {
-        // Each answer wipes the line first, so that they never share it.
-        let mut output = BufWriter::new(line.wiping(io::stdout().lock()));
-        let run = |input| sokoban_path::run_counting(input, &mut output, &options, &mazes);
-        let ended = grid_core::open_input(cli.input.as_deref()).and_then(run);
-        ended.and_then(|()| output.flush().map_err(sokoban_path::RunError::from))
+    let ended = progress::answering(text, |output| {
+        let run = |input| sokoban_path::run_counting(input, output, &options, &mazes);
+        grid_core::open_input(cli.input.as_deref()).and_then(run)
     });
     sokoban_path::exit_code(ended)
 }

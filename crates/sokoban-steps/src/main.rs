@@ -1,7 +1,6 @@
 //! `sokoban-steps`: reads one single-box Sokoban case from a file or standard input and prints the
 //! fewest player steps that bring the box to the target, or `-1`.
 
-use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -55,12 +54,9 @@ fn main() -> ExitCode {
         let seconds = elapsed.as_secs_f64();
         (elapsed >= QUIET_FOR).then(|| format!("sokoban-steps: {seconds:.0} s"))
     };
-    let ended = progress::keeping(io::stderr(), io::stderr().is_terminal(), text, |line| {
-        // The answer wipes the line first, so that they never share it.
-        let mut output = BufWriter::new(line.wiping(io::stdout().lock()));
-        let run = |input| sokoban_steps::run(input, &mut output, &options);
-        let ended = grid_core::open_input(cli.input.as_deref()).and_then(run);
-        ended.and_then(|()| output.flush().map_err(sokoban_steps::RunError::from))
+    let ended = progress::answering(text, |output| {
+        let run = |input| sokoban_steps::run(input, output, &options);
+        grid_core::open_input(cli.input.as_deref()).and_then(run)
     });
     sokoban_steps::exit_code(ended)
 }
