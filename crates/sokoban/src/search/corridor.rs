@@ -57,8 +57,14 @@ use crate::solution::{Options, SolveError};
 /// The layer of a state stored and cut by its bound.
 const CUT: u16 = u16::MAX;
 
-/// How many states a side grows from between two looks at the clock.
+/// How many states a side grows from between two looks at the clock, on floors of fewer
+/// than [`CLOCK_EACH_STATE`] squares.
 const CLOCK_EVERY: usize = 256;
+
+/// The squares from which the clock is looked at after every state a side grows from: a
+/// state's pulls walk the child's region once each, O(pulls x squares), and 256 states
+/// of a room of 6 400 squares ended a run 0.3 s past its limit.
+const CLOCK_EACH_STATE: usize = 1024;
 
 /// What the search from both ends did, for the measurements.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -294,11 +300,19 @@ impl Meet<'_, '_> {
         goals.sort_unstable();
         let mut solved = goals.clone();
         solved.push(0);
+        // One walk per region of the solved layout, not per square: O(squares).
+        let mut walked = vec![false; grid.cell_count()];
+        for &g in &goals {
+            walked[usize::from(g)] = true;
+        }
         for cell in 0..grid.cell_count() {
-            if goals.binary_search(&(cell as u16)).is_ok() {
+            if walked[cell] {
                 continue;
             }
             solved[k] = self.region_square(&goals, CellId::new(cell));
+            for c in &self.region.queue {
+                walked[c.index()] = true;
+            }
             if self.backward.find(&solved).is_none()
                 && !self.backward.add(&solved, 0, &mut self.budget)
             {
@@ -307,6 +321,16 @@ impl Meet<'_, '_> {
         }
         self.backward.close_layer();
         Ok(())
+    }
+
+    /// How many states a side grows from between two looks at the clock: every one on
+    /// floors of [`CLOCK_EACH_STATE`] squares or more, else [`CLOCK_EVERY`].
+    fn clock_every(&self) -> usize {
+        if self.grid.cell_count() >= CLOCK_EACH_STATE {
+            1
+        } else {
+            CLOCK_EVERY
+        }
     }
 
     /// The least square of the player's region from `from`, the boxes on `boxes`.
@@ -329,8 +353,9 @@ impl Meet<'_, '_> {
         let stride = self.k + 1;
         let last: Vec<u32> = self.forward.last_layer().to_vec();
         let mut words = vec![0u16; stride];
+        let every = self.clock_every();
         for (i, &s) in last.iter().enumerate() {
-            if i % CLOCK_EVERY == CLOCK_EVERY - 1 && stopped() {
+            if i % every == every - 1 && stopped() {
                 return Err(SolveError::Time);
             }
             words.copy_from_slice(self.forward.state(s));
@@ -414,8 +439,9 @@ impl Meet<'_, '_> {
         let stride = self.k + 1;
         let last: Vec<u32> = self.backward.last_layer().to_vec();
         let (mut words, mut children) = (vec![0u16; stride], Vec::new());
+        let every = self.clock_every();
         for (i, &s) in last.iter().enumerate() {
-            if i % CLOCK_EVERY == CLOCK_EVERY - 1 && stopped() {
+            if i % every == every - 1 && stopped() {
                 return Err(SolveError::Time);
             }
             words.copy_from_slice(self.backward.state(s));
