@@ -329,25 +329,29 @@ mod tests {
         go(0, k, &mut vec![false; k], cost).map(|x| x as u32)
     }
 
+    /// A cost below 30, or [`IMPOSSIBLE`] with `impossible` percent.
+    fn random_cost(rng: &mut SplitMix64, impossible: u32) -> u32 {
+        if rng.percent(impossible) {
+            IMPOSSIBLE
+        } else {
+            rng.below(30) as u32
+        }
+    }
+
+    /// `rows` rows of `k` [`random_cost`]s.
+    fn random_costs(rng: &mut SplitMix64, rows: usize, k: usize, impossible: u32) -> Vec<Vec<u32>> {
+        (0..rows)
+            .map(|_| (0..k).map(|_| random_cost(rng, impossible)).collect())
+            .collect()
+    }
+
     #[test]
     fn equals_brute_force_on_random_matrices() {
         let mut rng = SplitMix64::new(10);
         let mut matcher = Matcher::new();
         for _ in 0..2000 {
             let k = rng.between(1, 6);
-            let cost: Vec<Vec<u32>> = (0..k)
-                .map(|_| {
-                    (0..k)
-                        .map(|_| {
-                            if rng.percent(25) {
-                                IMPOSSIBLE
-                            } else {
-                                rng.below(30) as u32
-                            }
-                        })
-                        .collect()
-                })
-                .collect();
+            let cost = random_costs(&mut rng, k, k, 25);
             assert_eq!(
                 matcher.min_cost(k, |i, j| cost[i][j]),
                 brute(k, &cost),
@@ -364,22 +368,13 @@ mod tests {
         let mut rng = SplitMix64::new(11);
         let mut matcher = Matcher::new();
         let mut assigned = Vec::new();
-        let entry = |rng: &mut SplitMix64| {
-            if rng.percent(15) {
-                IMPOSSIBLE
-            } else {
-                rng.below(30) as u32
-            }
-        };
         for _ in 0..300 {
             let k = rng.between(1, 7);
-            let mut cost: Vec<Vec<u32>> = (0..k)
-                .map(|_| (0..k).map(|_| entry(&mut rng)).collect())
-                .collect();
+            let mut cost = random_costs(&mut rng, k, k, 15);
             for _ in 0..20 {
                 for _ in 0..rng.between(1, 4) {
                     let (i, j) = (rng.below(k), rng.below(k));
-                    cost[i][j] = entry(&mut rng);
+                    cost[i][j] = random_cost(&mut rng, 15);
                 }
                 if rng.percent(10) {
                     // Another size in between: the next one starts cold.
@@ -411,19 +406,7 @@ mod tests {
             // One table of costs per matcher, as `min_cost_keyed` asks.
             let mut matcher = Matcher::new();
             let (k, squares) = (rng.between(1, 7), 12);
-            let table: Vec<Vec<u32>> = (0..squares)
-                .map(|_| {
-                    (0..k)
-                        .map(|_| {
-                            if rng.percent(15) {
-                                IMPOSSIBLE
-                            } else {
-                                rng.below(30) as u32
-                            }
-                        })
-                        .collect()
-                })
-                .collect();
+            let table = random_costs(&mut rng, squares, k, 15);
             let mut boxes: Vec<u16> = (0..squares as u16).collect();
             for i in (1..boxes.len()).rev() {
                 boxes.swap(i, rng.below(i + 1));
@@ -475,19 +458,7 @@ mod tests {
             } else {
                 rng.between(1, 9)
             };
-            let cost: Vec<Vec<u32>> = (0..k)
-                .map(|_| {
-                    (0..k)
-                        .map(|_| {
-                            if rng.percent(10) {
-                                IMPOSSIBLE
-                            } else {
-                                rng.between(0, 30) as u32
-                            }
-                        })
-                        .collect()
-                })
-                .collect();
+            let cost = random_costs(&mut rng, k, k, 10);
             let c = |i: usize, j: usize| cost[i][j];
             let want = Matcher::new().min_cost(k, c);
             assert_eq!(
