@@ -164,9 +164,9 @@ impl Matcher {
     /// same row as then keeps its potential and its goal without a look at its costs.
     /// So every keyed matching of one matcher must read one table of costs (a search
     /// keeps its own matcher beside its own board); any other matching in between is
-    /// fine, the next keyed one then looks at every row. A child of the search differs from its
-    /// parent in the rows between the pushed box's old and new place among the sorted
-    /// squares, so with 23 boxes a few rows are looked at instead of all.
+    /// fine, the next keyed one then looks at every row. A child of the search differs
+    /// from its parent in the rows between the pushed box's old and new place among the
+    /// sorted squares, so with 23 boxes a few rows are looked at instead of all.
     ///
     /// # Complexity
     /// Warm, O(k) per box whose key is the same, O(k) and O(k^2) per box matched again
