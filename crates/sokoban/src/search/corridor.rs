@@ -57,15 +57,6 @@ use crate::solution::{Options, SolveError};
 /// The layer of a state stored and cut by its bound.
 const CUT: u16 = u16::MAX;
 
-/// How many states a side grows from between two looks at the clock, on floors of fewer
-/// than [`CLOCK_EACH_STATE`] squares.
-const CLOCK_EVERY: usize = 256;
-
-/// The squares from which the clock is looked at after every state a side grows from: a
-/// state's pulls walk the child's region once each, O(pulls x squares), and 256 states
-/// of a room of 6 400 squares ended a run 0.3 s past its limit.
-const CLOCK_EACH_STATE: usize = 1024;
-
 /// What the search from both ends did, for the measurements.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CorridorStats {
@@ -323,14 +314,10 @@ impl Meet<'_, '_> {
         Ok(())
     }
 
-    /// How many states a side grows from between two looks at the clock: every one on
-    /// floors of [`CLOCK_EACH_STATE`] squares or more, else [`CLOCK_EVERY`].
+    /// How many states a side grows from between two looks at the clock: a state walks
+    /// the floor once per pull, up to 4k times ([`super::clock_every_walking`]).
     fn clock_every(&self) -> usize {
-        if self.grid.cell_count() >= CLOCK_EACH_STATE {
-            1
-        } else {
-            CLOCK_EVERY
-        }
+        super::clock_every_walking(self.level, 4 * self.k as u64) as usize
     }
 
     /// The least square of the player's region from `from`, the boxes on `boxes`.
@@ -510,10 +497,11 @@ impl Meet<'_, '_> {
     ) -> Result<(), SolveError> {
         let stride = self.k + 1;
         let (mut words, mut children, mut next) = (vec![0u16; stride], Vec::new(), Vec::new());
+        let every = self.clock_every();
         for layer in (0..layers).rev() {
             next.clear();
             for (i, &t) in ahead.iter().enumerate() {
-                if i % CLOCK_EVERY == CLOCK_EVERY - 1 && stopped() {
+                if i % every == every - 1 && stopped() {
                     return Err(SolveError::Time);
                 }
                 if forwards {
