@@ -11,7 +11,7 @@
 //! memory in MiB (default 4096), the guide (`matching` or
 //! `nearest`), the features (`p` packing, `r` regions, `c` PI-corrals, `y` cycling over the feature cells, `d` corral deadlocks, `g` goal-room macros, `a` the packing advisor, `w` FESS's move weights, `n` the connectivity advisor, `h` the hotspots advisor, `o` the outward packing order, `m` FESS's macro moves, `prcydgawnhom` all, `-` none;
 //! default `pr`, as the finder's defaults), the direction (`forward` or `backward`;
-//! default `forward`).
+//! default `forward`), the most pushes a solution may have (default none).
 
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
@@ -67,6 +67,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Some("backward") => Direction::Backward,
             _ => Direction::Forward,
         },
+        ceiling: args.get(8).map(|s| s.parse()).transpose()?,
     };
     let (mut solved, mut tried) = (0, 0);
     let all = Instant::now();

@@ -298,6 +298,8 @@ pub(super) fn search(
     // queue ([`ESTIMATED`] before).
     let mut pushes: Vec<u32> = Vec::new();
     let mut bound: Vec<u32> = Vec::new();
+    // Under a ceiling, per state its pushes from the start (the fewest found so far).
+    let mut spent: Option<Vec<u32>> = options.ceiling.map(|_| Vec::new());
     let mut queue = if options.cycling {
         Open::Cycling(Cells::default())
     } else {
@@ -348,6 +350,10 @@ pub(super) fn search(
     pushes.push(0);
     budget.room(&mut bound, 1)?;
     bound.push(ESTIMATED);
+    if let Some(spent) = spent.as_mut() {
+        budget.room(spent, 1)?;
+        spent.push(0);
+    }
     queue.push(0, start, &mut budget)?;
 
     let mut boxes = vec![0u16; k];
@@ -397,6 +403,14 @@ pub(super) fn search(
             ESTIMATED => boxes.iter().map(|&b| nearest[usize::from(b)]).sum(),
             h => h,
         };
+        // Under the ceiling: the bound (the matching, or the nearest goals' sum, which is
+        // no more) says every solution through here has more pushes.
+        let base = spent.as_ref().map(|s| s[state as usize]);
+        if let (Some(ceiling), Some(base)) = (options.ceiling, base)
+            && base + h > ceiling
+        {
+            continue;
+        }
         let player = CellId::new(usize::from(store.state(state)[k]));
         for &b in &boxes {
             occupied[usize::from(b)] = true;
@@ -516,6 +530,8 @@ pub(super) fn search(
                     || group_dead(&pairs, &triples, &boxes, i, to.index(), standing.index());
                 let mut features = 0u64;
                 let mut slot = 0;
+                // Seen before, but reached here by fewer pushes under a ceiling.
+                let mut again = None;
                 if !skip {
                     child[..k].copy_from_slice(&boxes);
                     child[i] = to.index() as u16;
@@ -524,7 +540,12 @@ pub(super) fn search(
                     child[k] = region.least().index() as u16;
                     // Seen before, or a corral it shuts is deadlocked.
                     match store.find(&child, Store::hash(&child)) {
-                        Ok(_) => skip = true,
+                        Ok(id) => match (base, spent.as_ref()) {
+                            (Some(base), Some(s)) if base + length < s[id as usize] => {
+                                again = Some(id);
+                            }
+                            _ => skip = true,
+                        },
                         Err(free) => slot = free,
                     }
                     // The corral test reads one push: a macro is not tested.
@@ -549,22 +570,49 @@ pub(super) fn search(
                 if skip {
                     continue;
                 }
-                let hash = Store::hash(&child);
-                let id = store.insert(&child, hash, slot, state, &mut budget)?;
                 let g = match (options.move_weights, (advised..unadvised).contains(&m)) {
                     (false, _) => g - 1 + length,
                     (true, true) => g - 1,
                     (true, false) => g,
                 };
-                budget.room(&mut pushes, 1)?;
-                pushes.push(g);
-                budget.room(&mut bound, 1)?;
-                bound.push(ESTIMATED);
+                let id = match again {
+                    Some(id) => {
+                        store.reparent(id, state);
+                        pushes[id as usize] = g;
+                        id
+                    }
+                    None => {
+                        let hash = Store::hash(&child);
+                        let id = store.insert(&child, hash, slot, state, &mut budget)?;
+                        budget.room(&mut pushes, 1)?;
+                        pushes.push(g);
+                        budget.room(&mut bound, 1)?;
+                        bound.push(ESTIMATED);
+                        if let Some(spent) = spent.as_mut() {
+                            budget.room(spent, 1)?;
+                            spent.push(0);
+                        }
+                        id
+                    }
+                };
+                let over = match (spent.as_mut(), base) {
+                    (Some(spent), Some(base)) => {
+                        spent[id as usize] = base + length;
+                        options.ceiling.is_some_and(|c| base + length > c)
+                    }
+                    _ => false,
+                };
+                if over {
+                    continue;
+                }
                 if child[..k].iter().all(|&b| board.is_goal(usize::from(b))) {
                     let lurd = super::replay::lurd(level, &store, id, &mut walker);
                     return Ok(Outcome::Solved(lurd));
                 }
-                let estimate = (h + nearest[to.index()]).saturating_sub(nearest[cell.index()]);
+                let estimate = match bound[id as usize] {
+                    ESTIMATED => (h + nearest[to.index()]).saturating_sub(nearest[cell.index()]),
+                    known => known,
+                };
                 let guide = (gw * u64::from(g) + hw * u64::from(estimate)).min(GUIDE_MASK);
                 queue.push(features | guide, id, &mut budget)?;
             }

@@ -23,6 +23,8 @@
 //!   the goals moved to where it blocks the fewest as one move;
 //! - `goal_room`: a box at a goal room's door sent to its goal as one move;
 //! - `box_path`: the pushes that take one box from square to square;
+//! - `ceiling`: the finder under the ceiling of the fewest pushes' bound, run beside
+//!   that search;
 //! - `cuts`: where one square cuts the floor (articulation points);
 //! - `store`: the states seen and the memory budget;
 //! - `walk`: the player's walks between pushes;
@@ -37,6 +39,7 @@ mod advisor;
 pub(crate) mod anytime;
 mod backward;
 mod box_path;
+mod ceiling;
 mod connectivity;
 mod corral_deadlock;
 mod cuts;
@@ -185,6 +188,12 @@ pub struct Options {
     /// above) or pulls from the solved layout (`backward`, which reads only the memory
     /// and the weights).
     pub direction: Direction,
+    /// The most pushes a solution may have (forward only): a state whose pushes so far
+    /// plus its matching bound pass it is dropped, and a state reached again by fewer
+    /// pushes is taken again from there. With a ceiling the bound proves (the fewest
+    /// pushes' search has raised its bound to it), a solution found proves the fewest
+    /// pushes; running out of states then proves nothing.
+    pub ceiling: Option<u32>,
 }
 
 /// Which way the finder searches.
@@ -226,6 +235,7 @@ impl Default for Options {
             hotspots: false,
             box_moves: false,
             direction: Direction::Forward,
+            ceiling: None,
         }
     }
 }
@@ -253,6 +263,8 @@ pub fn find(
     };
     match outcome {
         Outcome::Solved(lurd) => Ok(Some(lurd)),
+        // Under a ceiling, no solution within it: nothing about solvability.
+        Outcome::Exhausted { .. } if options.ceiling.is_some() => Ok(None),
         Outcome::Exhausted { complete: true } => Ok(None),
         Outcome::Exhausted { complete: false } => {
             let every_push = Options {

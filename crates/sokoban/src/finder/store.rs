@@ -93,6 +93,11 @@ impl Store {
         self.parent[state as usize]
     }
 
+    /// Makes `parent` the state `state` was reached from.
+    pub(super) fn reparent(&mut self, state: u32, parent: u32) {
+        self.parent[state as usize] = parent;
+    }
+
     /// The hash of a state's words.
     #[inline]
     pub(super) fn hash(words: &[u16]) -> u64 {

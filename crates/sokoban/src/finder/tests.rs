@@ -498,3 +498,64 @@ fn the_outward_packing_order_fills_a_goal_column_from_its_far_end() {
     assert_eq!(order(true), [(5, 2), (4, 2), (3, 2)]);
     assert_eq!(order(false), [(4, 2), (3, 2), (5, 2)]);
 }
+
+/// Under a ceiling the finder is a complete search for a solution with that many pushes
+/// or fewer (a state reached again by fewer pushes is taken again; every pruning is exact
+/// for the pushes), so without goal-room macros (which leave pushes out): at the ceiling
+/// of the fewest pushes it always finds a solution, legal and with exactly those pushes,
+/// and one push below it never finds one; on generated levels, by the ways the solver
+/// runs under a ceiling (FESS's order proper with macro moves, greedy with features),
+/// against the exact search's fewest pushes.
+#[test]
+fn under_the_fewest_pushes_as_ceiling_it_finds_and_one_below_it_does_not() {
+    let mut rng = SplitMix64::new(2030);
+    let ways = [
+        Options {
+            box_moves: true,
+            ..fess()
+        },
+        Options {
+            cycling: true,
+            corral_deadlocks: true,
+            ..Options::default()
+        },
+        Options {
+            corrals: true,
+            g_weight: 1,
+            h_weight: 3,
+            ..Options::default()
+        },
+    ];
+    let (mut tried, mut below) = (0, 0);
+    for round in 0..1200 {
+        let boxes = 1 + round % 4;
+        let text = generate::random_level(&mut rng, boxes, 6 + round % 5, 10);
+        for level in levels(&text) {
+            let Some(best) = solve(&level, &crate::Options::default()).unwrap() else {
+                continue;
+            };
+            let fewest = best.pushes();
+            tried += 1;
+            for way in &ways {
+                let at = Options {
+                    ceiling: Some(fewest),
+                    ..way.clone()
+                };
+                let lurd = find(&level, &at, &mut || false)
+                    .unwrap()
+                    .unwrap_or_else(|| panic!("none within {fewest}:\n{text}"));
+                let counts = verify(&level, &lurd).unwrap_or_else(|e| panic!("{e}: {lurd}"));
+                assert_eq!(counts.pushes, fewest, "{lurd}\n{text}");
+                if fewest > 0 {
+                    below += 1;
+                    let under = Options {
+                        ceiling: Some(fewest - 1),
+                        ..way.clone()
+                    };
+                    assert_eq!(find(&level, &under, &mut || false), Ok(None), "{text}");
+                }
+            }
+        }
+    }
+    assert!(tried > 600 && below > 900, "{tried} levels, {below} below");
+}

@@ -97,6 +97,7 @@ pub use ball::BallPlan;
 use expand::Search;
 pub use expand::Stats;
 pub(crate) use index::hash_squares;
+pub(crate) use push_optimum::Probe;
 use push_optimum::{Outcome, Paths};
 pub use push_optimum::{Pruning, PushStats};
 use table::{HOPELESS, ROOT, Table};
@@ -283,7 +284,7 @@ pub(crate) fn solve_counting_beside(
                 options,
                 Pruning::PiCorrals,
                 (paths, options.bounds.ball.then_some(plan)),
-                (first_deadline, None),
+                (first_deadline, None, None),
             );
             first_phase = stats;
             push_ball = ball;
@@ -501,14 +502,16 @@ pub fn fewest_pushes(
     options: &Options,
     pruning: Pruning,
 ) -> (Result<Option<u32>, SolveError>, PushStats) {
-    let (answer, stats) = push_optimum_alone(level, options, pruning, None);
+    let (answer, stats) = push_optimum_alone(level, options, pruning, None, None);
     (answer.map(|o| o.map(|(pushes, _)| pushes)), stats)
 }
 
 /// [`fewest_pushes`] with a solution that has them (each walk shortest, the moves perhaps
 /// not the fewest among such solutions): the first phase alone, within `options`' limits,
 /// its memory raised to the bytes `more_memory` holds once another thread stores more
-/// there than `--memory-mib` (looked at every [`CLOCK_EVERY`] expansions).
+/// there than `--memory-mib` (looked at every [`CLOCK_EVERY`] expansions), and `probe`
+/// asked at those looks for a solution with as few pushes as the bound proven
+/// ([`Probe`]): when it has one, that is the answer.
 ///
 /// # Errors
 /// As [`fewest_pushes`].
@@ -517,6 +520,7 @@ pub(crate) fn push_optimum_alone(
     options: &Options,
     pruning: Pruning,
     more_memory: Option<&std::sync::atomic::AtomicU64>,
+    probe: Option<Probe<'_>>,
 ) -> (Result<Option<(u32, String)>, SolveError>, PushStats) {
     let deadline = options.time_limit.map(|t| Instant::now() + t);
     let (board, pairs, pattern) = match tables_unless_dead(level, options, deadline) {
@@ -531,7 +535,7 @@ pub(crate) fn push_optimum_alone(
         options,
         pruning,
         (Paths::Skip, options.bounds.ball.then(BallPlan::default)),
-        (deadline, more_memory),
+        (deadline, more_memory, probe),
     );
     let answer = outcome.map(|o| match o {
         Outcome::Solved { pushes, lurd, .. } => Some((pushes, lurd)),
@@ -1072,7 +1076,7 @@ mod tests {
                 continue;
             };
             let (Ok(Some((pushes, first))), _) =
-                push_optimum_alone(&level, &options, Pruning::PiCorrals, None)
+                push_optimum_alone(&level, &options, Pruning::PiCorrals, None, None)
             else {
                 panic!("level {round}: the first phase found no solution");
             };

@@ -233,10 +233,25 @@ pub(super) struct PushSearch<'a> {
     stats: PushStats,
 }
 
+/// Another way to a solution, asked at the search's looks at the clock: given the lower
+/// bound proven on the pushes and the bytes the search has left, a legal solution with at
+/// most that many pushes (then the fewest), or `None`. What it holds while it runs it
+/// frees before it returns.
+pub(crate) type Probe<'p> = &'p mut dyn FnMut(u32, u64) -> Option<String>;
+
+/// What the search's loop ends with.
+enum Found {
+    /// A solved state taken from the queue.
+    State(u32),
+    /// The probe's solution, with as many pushes as the bound proven.
+    Probed { pushes: u32, lurd: String },
+}
+
 /// The fewest pushes of `level` (see the module documentation), with `board`, `pairs`
 /// and `pattern` its tables (the pair deadlocks and the pattern database of pairs),
 /// stopping at `deadline` (its memory raised to what `more_memory` holds, when that
-/// passes `--memory-mib`), what the search did, and the backward ball by pushes when
+/// passes `--memory-mib`; `probe` asked at its looks at the clock), what the search did,
+/// and the backward ball by pushes when
 /// `ball` asked for one and it was built (also when a limit stopped the search: its
 /// answers hold whatever the search found).
 ///
@@ -250,19 +265,22 @@ pub(super) fn push_optimum<'a>(
     options: &Options,
     pruning: Pruning,
     (paths, ball): (Paths, Option<BallPlan>),
-    (deadline, more_memory): (Option<Instant>, Option<&'a AtomicU64>),
+    (deadline, more_memory, probe): (Option<Instant>, Option<&'a AtomicU64>, Option<Probe<'_>>),
 ) -> (Result<Outcome, SolveError>, PushStats, Option<Ball>) {
     let mut search = PushSearch::new(level, board, pairs, pattern, options, pruning);
     search.ball_plan = ball;
     search.more_memory = more_memory;
     let found = search
-        .run(options, deadline)
+        .run(options, deadline, probe)
         .map_err(|e| search.budget.reason(e));
     search.stats.states = search.parent.len() as u64;
     let mut stats = search.stats;
     let ball = search.ball.take();
     let (pushes, lurd) = match found {
-        Ok(Some(state)) => (search.pushes[state as usize], search.read_solution(state)),
+        Ok(Some(Found::State(state))) => {
+            (search.pushes[state as usize], search.read_solution(state))
+        }
+        Ok(Some(Found::Probed { pushes, lurd })) => (pushes, lurd),
         Ok(None) => return (Ok(Outcome::Unsolvable), stats, ball),
         Err(e) => return (Err(e), stats, ball),
     };
@@ -477,7 +495,8 @@ impl<'a> PushSearch<'a> {
         &mut self,
         options: &Options,
         deadline: Option<Instant>,
-    ) -> Result<Option<u32>, SolveError> {
+        mut probe: Option<Probe<'_>>,
+    ) -> Result<Option<Found>, SolveError> {
         self.budget.deadline = deadline;
         self.looks = Looks::new(self.k, deadline, options.interrupt.clone());
         let level = self.level;
@@ -518,7 +537,7 @@ impl<'a> PushSearch<'a> {
             self.stats.bound = self.stats.bound.max(f);
             boxes.copy_from_slice(&self.state(state)[..k]);
             if self.is_solved(state) {
-                return Ok(Some(state));
+                return Ok(Some(Found::State(state)));
             }
             self.closed[s] = true;
             self.stats.expansions += 1;
@@ -541,6 +560,15 @@ impl<'a> PushSearch<'a> {
                 }
                 if deadline.is_some_and(|d| Instant::now() >= d) {
                     return Err(SolveError::Time);
+                }
+                if let Some(probe) = probe.as_mut() {
+                    let left = self.budget.limit.saturating_sub(self.budget.bytes);
+                    if let Some(lurd) = probe(f, left) {
+                        let pushes = lurd.bytes().filter(u8::is_ascii_uppercase).count() as u32;
+                        if pushes <= f {
+                            return Ok(Some(Found::Probed { pushes, lurd }));
+                        }
+                    }
                 }
             }
             let player = CellId::new(usize::from(self.state(state)[k]));
