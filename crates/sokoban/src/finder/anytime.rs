@@ -522,9 +522,10 @@ fn pushes_beside(
 
 /// The finder's ways under the ceiling of the fewest pushes' bound ([`Ceiling`]), in
 /// turn: FESS's order proper with its macro moves, then greedy on the matching with
-/// FESS's features. Measured on the finder alone at the ceiling of the known optimum
-/// (CPU s, XSokoban): the first finds 3 (0.10), 7 (2.4), 43 (0.9), 55 (1.6) and 83
-/// (0.04), the second 55 (7.3) and 3 (6.4); neither 49 in 10 s.
+/// FESS's features and cycling. Measured on the finder alone at the ceiling of the
+/// proven optimum (CPU s, XSokoban): the first finds 3 (0.10), 7 (2.4), 43 (0.9), 55
+/// (1.6) and 83 (0.04), the second 3 (0.9) and 55 (1.2), not 7 in 10 s; neither 49 in
+/// 10 s.
 const CEILING_WAYS: [Way; 2] = [
     MACRO_MOVES,
     Way {
