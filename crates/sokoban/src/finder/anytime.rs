@@ -1302,6 +1302,19 @@ mod tests {
         assert!(proven > 60, "{proven}");
     }
 
+    /// XSokoban 2 (131 pushes, proven by the fewest pushes alone in 124,000 expansions)
+    /// and the Microban levels of `microban-fast.in`.
+    fn xsokoban_2_and_microban_fast() -> Vec<Level> {
+        let text = [
+            include_str!("../../../../testdata/sokoban/xsokoban-2-unproven.in"),
+            include_str!("../../../../testdata/sokoban/microban-fast.in"),
+        ]
+        .concat();
+        Collection::new(text.as_bytes(), crate::DEFAULT_MAX_CELLS)
+            .filter_map(Result::ok)
+            .collect()
+    }
+
     /// With a solution in hand (the finder's), the fewest pushes beside ask the finder
     /// under the ceiling of their bound ([`Ceiling`]) at their looks at the clock, and
     /// answer the solution in hand once their bound reaches its pushes: on the Microban
@@ -1310,14 +1323,7 @@ mod tests {
     /// the answer comes that way, not out of their own queue.
     #[test]
     fn the_fewest_pushes_beside_with_a_solution_in_hand_keep_the_optimum() {
-        let text = [
-            include_str!("../../../../testdata/sokoban/xsokoban-2-unproven.in"),
-            include_str!("../../../../testdata/sokoban/microban-fast.in"),
-        ]
-        .concat();
-        let levels: Vec<_> = Collection::new(text.as_bytes(), crate::DEFAULT_MAX_CELLS)
-            .filter_map(Result::ok)
-            .collect();
+        let levels = xsokoban_2_and_microban_fast();
         let timed = Options {
             metric: Metric::Pushes,
             time_limit: Some(Duration::from_secs(60)),
@@ -1358,14 +1364,7 @@ mod tests {
     fn the_fewest_pushes_beside_take_the_memory_handed_over() {
         use std::sync::atomic::AtomicU64;
 
-        let text = [
-            include_str!("../../../../testdata/sokoban/xsokoban-2-unproven.in"),
-            include_str!("../../../../testdata/sokoban/microban-fast.in"),
-        ]
-        .concat();
-        let levels: Vec<_> = Collection::new(text.as_bytes(), crate::DEFAULT_MAX_CELLS)
-            .filter_map(Result::ok)
-            .collect();
+        let levels = xsokoban_2_and_microban_fast();
         let with = |mib| Options {
             metric: Metric::Pushes,
             time_limit: Some(Duration::from_secs(60)),
