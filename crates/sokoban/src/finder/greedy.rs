@@ -31,6 +31,11 @@
 //! With `corrals` on, a state with a PI-corral pushes only its barrier's boxes
 //! (`crate::corral`).
 //!
+//! With a `ceiling` (the most pushes a solution may have; `super::ceiling`), a state is
+//! dropped when taken if its pushes so far plus its bound pass it, and a state reached
+//! again by fewer pushes takes its new parent and is queued again (4 more bytes a state):
+//! so that, without goal-room macros, running out of states means no solution within it.
+//!
 //! Pruned, because no solution passes there (so a level is unsolvable exactly when the
 //! search runs out of states): pushes onto dead squares, pushes that freeze a box off a
 //! goal, pushes that leave the pushed box in a deadlock of two or three boxes
