@@ -10,12 +10,15 @@
 //! among far fewer states once every state whose pushes and bound pass the ceiling is
 //! dropped ([`super::Options::ceiling`]): 55 at the ceiling 120 in 1.6 CPU s.
 //!
-//! The schedule: at each look of the search at the clock, when its bound is below the
-//! solution in hand, the finder runs under the ceiling of that bound for a slice of a
-//! quarter of the time the search has had (at least [`LEAST_SLICE`]), and only after the
-//! search has had twice the last slice again, so the finder takes at most a third of the
-//! time; its ways take turns. A solution in hand with as few pushes as the bound is the
-//! answer at once.
+//! The schedule: at each look of the search at the clock, a solution in hand with as
+//! few pushes as the bound is the answer at once. Otherwise, when a run is due, the
+//! finder runs for a slice of a quarter of the time the search has had (at least
+//! [`LEAST_SLICE`]): its ways in turn, each under the ceiling of the bound (a solution
+//! there is the answer), then each under one push fewer than the solution in hand (a
+//! solution there replaces it, so that the proof comes as soon as the bound reaches it).
+//! A run is due once the search has had twice the last slice again, doubled for each
+//! run in a row that found nothing new ([`MOST_DOUBLINGS`]): the runs take a third of
+//! the time while they gain and a seventeenth once they stop.
 //!
 //! # Complexity
 //! Each run is a finder's run ([`super::find`]) within its slice and the bytes the search

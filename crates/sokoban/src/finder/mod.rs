@@ -192,7 +192,8 @@ pub struct Options {
     /// plus its matching bound pass it is dropped, and a state reached again by fewer
     /// pushes is taken again from there. With a ceiling the bound proves (the fewest
     /// pushes' search has raised its bound to it), a solution found proves the fewest
-    /// pushes; running out of states then proves nothing.
+    /// pushes. Running out of states says nothing about solvability: without goal-room
+    /// macros it means no solution within the ceiling, with them not even that.
     pub ceiling: Option<u32>,
 }
 
@@ -248,7 +249,9 @@ impl Default for Options {
 /// [`Halt::Stopped`] when `stop` returned `true`, [`Halt::Memory`] at the memory bound.
 ///
 /// With goal-room macros, which drop pushes, a search that runs out of states having
-/// dropped any is run again without them before the answer is `None`.
+/// dropped any is run again without them before the answer is `None`. Under a
+/// [`Options::ceiling`], `None` means only that no solution within it was found (not
+/// run again).
 ///
 /// # Complexity
 /// Exponential in the boxes in the worst case; see `greedy`.
