@@ -504,8 +504,8 @@ fn pushes_beside(
     };
     let deadline = left.map(|t| Instant::now() + t);
     let stop = || alone.interrupted() || deadline.is_some_and(|d| Instant::now() >= d);
-    let ways = CEILING_WAYS.map(run);
-    let mut ceiling = Ceiling::new(level, &ways, solutions, &stop);
+    let way = run(CEILING_WAY);
+    let mut ceiling = Ceiling::new(level, &way, solutions, &stop);
     let (answer, stats) = crate::search::push_optimum_alone(
         level,
         &alone,
@@ -520,19 +520,14 @@ fn pushes_beside(
     }
 }
 
-/// The finder's ways under the ceiling of the fewest pushes' bound ([`Ceiling`]), in
-/// turn: FESS's order proper with its macro moves, then greedy on the matching with
-/// FESS's features and cycling. Measured on the finder alone at the ceiling of the
-/// proven optimum (CPU s, XSokoban): the first finds 3 (0.10), 7 (2.4), 43 (0.9), 55
-/// (1.6) and 83 (0.04), the second 3 (0.9) and 55 (1.2), not 7 in 10 s; neither 49 in
-/// 10 s.
-const CEILING_WAYS: [Way; 2] = [
-    MACRO_MOVES,
-    Way {
-        order: Order::Greedy,
-        ..FESS
-    },
-];
+/// The finder's way under the ceiling of the fewest pushes' bound ([`Ceiling`]): FESS's
+/// order proper with its macro moves. Measured on the finder alone at the ceiling of the
+/// proven optimum (CPU s, XSokoban): it finds 3 (0.10), 7 (2.4), 43 (0.9), 55 (1.6) and
+/// 83 (0.04); greedy on the matching with FESS's features and cycling found 3 (0.9) and
+/// 55 (1.2), not 7 in 10 s, neither way 49 in 10 s. Beside the search (12-07), every
+/// solution found under a ceiling on XSokoban 43, 48, 53, 55 and 80 came from the first;
+/// taken in turn with it, the second only put its runs off.
+const CEILING_WAY: Way = MACRO_MOVES;
 
 /// The share of `--memory-mib` the finder may store when it runs beside the exact search
 /// ([`side_by_side`]). Why a quarter: its stores grow slowly (FESS's order proper on
