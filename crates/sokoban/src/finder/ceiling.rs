@@ -37,7 +37,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::{Options, find};
+use super::{Halt, Options, find};
 use crate::parse::Level;
 use crate::search::SolutionsBeside;
 use crate::solution::{Metric, counted};
@@ -45,6 +45,9 @@ use crate::verify;
 
 /// The shortest slice a run under the ceiling gets.
 const LEAST_SLICE: Duration = Duration::from_millis(50);
+
+/// The longest slice a run at the bound gets: the doubling stops there.
+const LONGEST_SLICE: Duration = Duration::from_secs(3600);
 
 /// The bound has stalled when it has not risen for this share of the time the search
 /// has had (the start's bound is not a rise).
@@ -168,14 +171,20 @@ impl<'a> Ceiling<'a> {
                 self.exhausted = Some(ceiling);
                 None
             }
-            Err(_) => {
-                if at_bound {
-                    self.bound_slice *= 2;
-                }
+            // Out of its slice: the next run at this bound has twice as long. Out of
+            // memory, a longer slice would not help.
+            Err(Halt::Stopped) if at_bound => {
+                self.bound_slice = doubled(self.bound_slice);
                 None
             }
+            Err(_) => None,
         }
     }
+}
+
+/// Twice `slice`, at most [`LONGEST_SLICE`] (so that no doubling overflows).
+fn doubled(slice: Duration) -> Duration {
+    slice.saturating_mul(2).min(LONGEST_SLICE)
 }
 
 /// The share of the time the runs may take, the search having run for `elapsed`, its
@@ -242,6 +251,13 @@ mod tests {
         assert_eq!(share(secs(42), secs(20)), RISING_SHARE);
         // The start's bound never rose.
         assert_eq!(share(Duration::ZERO, Duration::ZERO), STALLED_SHARE);
+    }
+
+    #[test]
+    fn the_slices_at_the_bound_double_up_to_the_longest() {
+        assert_eq!(doubled(LEAST_SLICE), 2 * LEAST_SLICE);
+        let slice = (0..200).fold(LEAST_SLICE, |slice, _| doubled(slice));
+        assert_eq!(slice, LONGEST_SLICE);
     }
 
     #[test]
