@@ -505,14 +505,16 @@ fn pushes_beside(
     let deadline = left.map(|t| Instant::now() + t);
     let stop = || alone.interrupted() || deadline.is_some_and(|d| Instant::now() >= d);
     let way = run(CEILING_WAY);
-    let mut ceiling = Ceiling::new(level, &way, solutions, &stop);
-    let (answer, stats) = crate::search::push_optimum_alone(
-        level,
-        &alone,
-        crate::search::Pruning::PiCorrals,
-        handed,
-        Some(&mut |bound, left| ceiling.ask(bound, left)),
-    );
+    let (answer, stats) = std::thread::scope(|scope| {
+        let mut ceiling = Ceiling::new(level, &way, solutions, &stop, scope);
+        crate::search::push_optimum_alone(
+            level,
+            &alone,
+            crate::search::Pruning::PiCorrals,
+            handed,
+            Some(&mut |bound, left| ceiling.ask(bound, left)),
+        )
+    });
     Beside {
         fewest: answer.ok().flatten(),
         bound: stats.bound,

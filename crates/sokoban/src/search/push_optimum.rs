@@ -230,14 +230,28 @@ pub(super) struct PushSearch<'a> {
     /// Bytes another thread lets the search grow to, once it has freed them (read every
     /// [`super::CLOCK_EVERY`] expansions or fewer ([`super::clock_every`]); `None`: the budget stays `--memory-mib`).
     more_memory: Option<&'a AtomicU64>,
+    /// The limit before the probe's bytes held are taken off it: `budget.limit` is this
+    /// less `held`, what the probe said it holds at its last ask ([`Probed::held`]).
+    whole_limit: u64,
+    held: u64,
     stats: PushStats,
 }
 
 /// Another way to a solution, asked at the search's looks at the clock: given the lower
 /// bound proven on the pushes and the bytes the search has left, a legal solution with at
-/// most that many pushes (then the fewest), or `None`. What it holds while it runs it
-/// frees before it returns.
-pub(crate) type Probe<'p> = &'p mut dyn FnMut(u32, u64) -> Option<String>;
+/// most that many pushes (then the fewest), or `None`, and the bytes it holds until the
+/// next ask ([`Probed`]).
+pub(crate) type Probe<'p> = &'p mut dyn FnMut(u32, u64) -> Probed;
+
+/// What a [`Probe`] answers.
+#[derive(Debug, Default)]
+pub(crate) struct Probed {
+    /// A legal solution with at most as many pushes as the bound, when it has one.
+    pub(crate) solution: Option<String>,
+    /// The bytes it keeps until the next ask (a run paused between its slices): the
+    /// search's limit leaves them to it, so that both together stay within the budget.
+    pub(crate) held: u64,
+}
 
 /// What the search's loop ends with.
 enum Found {
@@ -357,6 +371,8 @@ impl<'a> PushSearch<'a> {
             ball_from: 0,
             nearest: HOPELESS,
             more_memory: None,
+            whole_limit: 0,
+            held: 0,
             stats: PushStats::default(),
         }
     }
@@ -499,6 +515,7 @@ impl<'a> PushSearch<'a> {
     ) -> Result<Option<Found>, SolveError> {
         self.budget.deadline = deadline;
         self.looks = Looks::new(self.k, deadline, options.interrupt.clone());
+        self.whole_limit = self.budget.limit;
         let level = self.level;
         let k = self.k;
         let mut start: Vec<u16> = level.boxes().iter().map(|b| b.index() as u16).collect();
@@ -556,14 +573,18 @@ impl<'a> PushSearch<'a> {
                     return Err(SolveError::Interrupted);
                 }
                 if let Some(more) = self.more_memory {
-                    self.budget.limit = self.budget.limit.max(more.load(Ordering::Relaxed));
+                    self.whole_limit = self.whole_limit.max(more.load(Ordering::Relaxed));
+                    self.budget.limit = self.whole_limit.saturating_sub(self.held);
                 }
                 if deadline.is_some_and(|d| Instant::now() >= d) {
                     return Err(SolveError::Time);
                 }
                 if let Some(probe) = probe.as_mut() {
                     let left = self.budget.limit.saturating_sub(self.budget.bytes);
-                    if let Some(lurd) = probe(f, left) {
+                    let probed = probe(f, left);
+                    self.held = probed.held;
+                    self.budget.limit = self.whole_limit.saturating_sub(self.held);
+                    if let Some(lurd) = probed.solution {
                         let pushes = lurd.bytes().filter(u8::is_ascii_uppercase).count() as u32;
                         if pushes <= f {
                             return Ok(Some(Found::Probed { pushes, lurd }));
