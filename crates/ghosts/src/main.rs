@@ -59,7 +59,8 @@ struct Cli {
     time_limit: Option<std::time::Duration>,
     /// Threads one search may use (default: the machine's processors). With 2 or more,
     /// --objective soc and --time-limit, a second thread improves the plan beside the
-    /// proof; give 1 when running several instances at once.
+    /// proof, and for the makespan a SAT decision still running after a second is raced
+    /// by a second solver configuration; give 1 when running several instances at once.
     #[arg(long, value_name = "N")]
     jobs: Option<std::num::NonZeroUsize>,
     /// Memory one dataset's search may use, in MiB.

@@ -46,7 +46,9 @@ pub struct Options<'a> {
     /// The threads the solve may use (default 1). With 2 or more, a time limit and
     /// [`Objective::SumOfCosts`], a second thread improves the plan by large
     /// neighbourhood search while the proof runs, and a plan that meets the proof's bound
-    /// ends it (`docs/mapf.md`). The binary's `--jobs` gives the machine's processors.
+    /// ends it; for the makespan, a SAT decision still running after a second is raced by
+    /// a second solver configuration on another thread (`docs/mapf.md`). The binary's
+    /// `--jobs` gives the machine's processors.
     pub threads: std::num::NonZeroUsize,
     /// Told every step of the search as it is decided ([`Event`]); `None`: nobody.
     /// The binary's `--verbose` prints them on standard error.
@@ -336,6 +338,7 @@ pub fn solve<P: Problem>(
     let limits = Limits {
         budget_mib: options.memory_mib,
         time_limit: options.time_limit,
+        threads: options.threads,
     };
     if let Some(progress) = options.progress {
         progress.start();

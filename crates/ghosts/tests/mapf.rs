@@ -9,6 +9,8 @@
 
 mod common;
 
+use std::time::Duration;
+
 use ghosts::Dataset;
 use ghosts::internals::mapf::{
     self, Event, Horizons, Instance, Method, Techniques, constructive, push_swap, refine, repair,
@@ -206,7 +208,17 @@ fn every_method_equals_plain_bfs_on_thousands_of_tiny_maps() {
                 };
                 let plan = constructive::to_placements(&paths, steps);
                 assert_eq!(check_plan(&dataset, &plan), Ok(steps as usize));
+                // Raced from the start by the `sat` configuration: either side's plan.
+                let now = Some(Duration::ZERO);
+                let raced = sat::decide_raced(&instance, steps, sat::Deadline(None), now);
+                let sat::Decision::Plan(paths) = raced else {
+                    panic!("no raced plan at the optimum\n{}", draw(&dataset));
+                };
+                let plan = constructive::to_placements(&paths, steps);
+                assert_eq!(check_plan(&dataset, &plan), Ok(steps as usize));
                 if steps > lower {
+                    let below = sat::decide_raced(&instance, steps - 1, sat::Deadline(None), now);
+                    assert_eq!(below, sat::Decision::Impossible);
                     assert_eq!(sat::decide(&instance, steps - 1), sat::Decision::Impossible);
                     let below = refine::decide(&instance, steps - 1, u64::MAX).unwrap();
                     assert_eq!(below.decision, sat::Decision::Impossible);
@@ -706,6 +718,7 @@ fn the_driver_answers_as_the_reference_with_push_and_swap_and_without() {
         let limits = mapf::Limits {
             budget_mib: 64,
             time_limit: Some(std::time::Duration::from_secs(2)),
+            threads: std::num::NonZeroUsize::MIN,
         };
         for last_resort in [mapf::LastResort::PushAndSwap, mapf::LastResort::LacamOnly] {
             // No answer in time (a loaded machine) is no wrong answer.

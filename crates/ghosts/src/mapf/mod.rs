@@ -858,6 +858,7 @@ pub fn solve_with(
     let limits = Limits {
         budget_mib,
         time_limit: None,
+        threads: std::num::NonZeroUsize::MIN,
     };
     Driver::new(agents, want, limits, trace)
         .with_techniques(techniques)
@@ -1213,6 +1214,10 @@ pub struct Limits {
     pub budget_mib: u64,
     /// Wall time from the start of the solve.
     pub time_limit: Option<Duration>,
+    /// Threads the makespan's search may use: with 2 or more, a SAT decision still
+    /// deciding after [`sat::RIVAL_AFTER`] is raced by a second solver configuration
+    /// when the budget holds both ([`sat::decide_raced`]).
+    pub threads: std::num::NonZeroUsize,
 }
 
 /// The driver's answer: what was found and, when a limit stopped the proof, the proven
@@ -1588,6 +1593,7 @@ pub fn solve_stopped(
     let limits = Limits {
         budget_mib,
         time_limit: None,
+        threads: std::num::NonZeroUsize::MIN,
     };
     let mut trace = |_: &Event| {};
     let driver = Driver::new(agents, Want::Plan, limits, &mut trace).with_stopwatch(stopwatch);
@@ -3021,8 +3027,9 @@ impl<'a, 't> Driver<'a, 't> {
     ) -> Result<Horizon, Unanswered> {
         let clock = Instant::now();
         let max_variables = room / sat::BYTES_PER_VARIABLE;
-        let refined =
-            refine::decide_until(instance, horizon, max_variables, deadline).map_err(|e| {
+        let racing = self.limits.threads.get() >= 2;
+        let refined = refine::decide_until(instance, horizon, max_variables, deadline, racing)
+            .map_err(|e| {
                 self.over(format!(
                     "about {} MiB for the SAT encoding of makespan {horizon} ({} variables)",
                     e.variables
@@ -3089,7 +3096,9 @@ impl<'a, 't> Driver<'a, 't> {
                 need.div_ceil(MIB)
             )));
         }
-        let decision = sat::decide_until(instance, horizon, self.deadline());
+        let rival = (self.limits.threads.get() >= 2 && need.saturating_mul(2) <= room)
+            .then_some(sat::RIVAL_AFTER);
+        let decision = sat::decide_raced(instance, horizon, self.deadline(), rival);
         if decision == sat::Decision::Stopped {
             return Err(self.time_passed());
         }

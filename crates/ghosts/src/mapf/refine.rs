@@ -57,10 +57,17 @@ pub fn decide(
     horizon: u32,
     max_variables: u64,
 ) -> Result<Refined, TooLarge> {
-    decide_until(instance, horizon, max_variables, sat::Deadline::default())
+    decide_until(
+        instance,
+        horizon,
+        max_variables,
+        sat::Deadline::default(),
+        false,
+    )
 }
 
-/// [`decide`], giving up with [`Decision::Stopped`] at `deadline`.
+/// [`decide`], giving up with [`Decision::Stopped`] at `deadline`; with `racing`, each SAT
+/// decision of the core that fits the budget twice may be raced ([`sat::decide_raced`]).
 ///
 /// # Errors
 /// As [`decide`].
@@ -72,6 +79,7 @@ pub fn decide_until(
     horizon: u32,
     max_variables: u64,
     deadline: sat::Deadline,
+    racing: bool,
 ) -> Result<Refined, TooLarge> {
     let k = instance.starts.len();
     let mut in_core = vec![false; k];
@@ -113,7 +121,9 @@ pub fn decide_until(
             return Err(TooLarge { variables });
         }
         rounds += 1;
-        match sat::decide_until(&sub, horizon, deadline) {
+        let rival =
+            (racing && variables.saturating_mul(2) <= max_variables).then_some(sat::RIVAL_AFTER);
+        match sat::decide_raced(&sub, horizon, deadline, rival) {
             decision @ (Decision::Impossible | Decision::Stopped) => {
                 return Ok(Refined {
                     decision,
