@@ -192,12 +192,12 @@ fn one_side(answered: &Arc<AtomicBool>, decide: impl FnOnce() -> Decision) -> De
     decision
 }
 
-/// [`decide_until`], and, with `rival_after` (the caller's budget holding two encodings;
-/// [`RIVAL_AFTER`] in the solver) when the decision has not answered within it, the same
-/// decision on a second
-/// thread by a solver in CaDiCaL's `sat` configuration ([`sat_solver`]): the first answer
-/// is the answer, and the other side stops at its next look at the clock. Both decide the
-/// same question, so the answer is the same; the plan may be either's.
+/// [`decide_until`], and, with `rival_after` (given when the caller's budget holds two
+/// encodings; [`RIVAL_AFTER`] in the solver), once the decision has not answered within
+/// it, the same decision on a second thread by a solver in CaDiCaL's `sat` configuration
+/// ([`sat_solver`]): the first answer is the answer, and the other side stops at its next
+/// look at the clock. Both decide the same question, so the answer is the same; the plan
+/// may be either's. A decision that answers first wakes the waiting rival at once.
 ///
 /// Why: one configuration's time on a decision varies by orders of magnitude where the
 /// other's does not, and the makespan's search runs on one thread, the other core idle.
@@ -221,17 +221,23 @@ pub fn decide_raced(
     std::thread::scope(|scope| {
         let theirs = scope.spawn(|| {
             let start = Instant::now() + after;
-            while Instant::now() < start {
+            loop {
                 if answered.load(Ordering::Acquire) || deadline.passed() {
                     return Decision::Stopped;
                 }
-                std::thread::sleep(Duration::from_millis(5));
+                let now = Instant::now();
+                if now >= start {
+                    break;
+                }
+                // Woken early by this side's answer (or spuriously: the loop looks again).
+                std::thread::park_timeout(start - now);
             }
             one_side(&answered, || {
                 decide_by(instance, horizon, deadline, sat_solver())
             })
         });
         let mine = one_side(&answered, || decide_until(instance, horizon, deadline));
+        theirs.thread().unpark();
         let theirs = theirs
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
