@@ -3096,8 +3096,7 @@ impl<'a, 't> Driver<'a, 't> {
                 need.div_ceil(MIB)
             )));
         }
-        let rival = (self.limits.threads.get() >= 2 && need.saturating_mul(2) <= room)
-            .then_some(sat::RIVAL_AFTER);
+        let rival = sat::rival_after(self.limits.threads.get() >= 2, need, room);
         let decision = sat::decide_raced(instance, horizon, self.deadline(), rival);
         if decision == sat::Decision::Stopped {
             return Err(self.time_passed());

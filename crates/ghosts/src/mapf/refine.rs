@@ -121,8 +121,7 @@ pub fn decide_until(
             return Err(TooLarge { variables });
         }
         rounds += 1;
-        let rival =
-            (racing && variables.saturating_mul(2) <= max_variables).then_some(sat::RIVAL_AFTER);
+        let rival = sat::rival_after(racing, variables, max_variables);
         match sat::decide_raced(&sub, horizon, deadline, rival) {
             decision @ (Decision::Impossible | Decision::Stopped) => {
                 return Ok(Refined {

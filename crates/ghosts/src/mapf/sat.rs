@@ -160,6 +160,13 @@ pub fn sat_solver() -> Solver {
 /// decisions that take less (nearly all) answer as they did without one, plan and all.
 pub const RIVAL_AFTER: Duration = Duration::from_secs(1);
 
+/// The `rival_after` of [`decide_raced`] for a decision whose encoding takes `need` of a
+/// budget `room` (both in one unit, variables or bytes): [`RIVAL_AFTER`] when the caller
+/// may race (two threads or more) and the budget holds two encodings, none otherwise.
+pub fn rival_after(racing: bool, need: u64, room: u64) -> Option<Duration> {
+    (racing && need <= room / 2).then_some(RIVAL_AFTER)
+}
+
 thread_local! {
     /// Set on this thread while its decision races another ([`decide_raced`]): the flag
     /// either sets once it has answered.
@@ -590,6 +597,16 @@ mod tests {
         assert_eq!(deadline.for_variables(-1), deadline);
         // No deadline stays none.
         assert_eq!(Deadline(None).for_variables(i32::MAX), Deadline(None));
+    }
+
+    /// A decision is raced only by a caller with two threads whose budget holds two
+    /// encodings, the edge included.
+    #[test]
+    fn a_rival_needs_two_threads_and_room_for_two_encodings() {
+        assert_eq!(rival_after(true, 50, 100), Some(RIVAL_AFTER));
+        assert_eq!(rival_after(true, 51, 100), None);
+        assert_eq!(rival_after(false, 1, 100), None);
+        assert_eq!(rival_after(true, u64::MAX, u64::MAX), None);
     }
 
     /// A side of a race whose rival has answered decides nothing, as at a passed
