@@ -3027,8 +3027,8 @@ impl<'a, 't> Driver<'a, 't> {
     ) -> Result<Horizon, Unanswered> {
         let clock = Instant::now();
         let max_variables = room / sat::BYTES_PER_VARIABLE;
-        let racing = self.limits.threads.get() >= 2;
-        let refined = refine::decide_until(instance, horizon, max_variables, deadline, racing)
+        let threads = self.limits.threads;
+        let refined = refine::decide_until(instance, horizon, max_variables, deadline, threads)
             .map_err(|e| {
                 self.over(format!(
                     "about {} MiB for the SAT encoding of makespan {horizon} ({} variables)",
@@ -3096,7 +3096,7 @@ impl<'a, 't> Driver<'a, 't> {
                 need.div_ceil(MIB)
             )));
         }
-        let rival = sat::rival_after(self.limits.threads.get() >= 2, need, room);
+        let rival = sat::rival_after(self.limits.threads, need, room);
         let decision = sat::decide_raced(instance, horizon, self.deadline(), rival);
         if decision == sat::Decision::Stopped {
             return Err(self.time_passed());

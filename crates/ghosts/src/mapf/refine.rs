@@ -17,6 +17,8 @@
 //! At most K rounds, each a SAT decision on the core (see [`super::sat`]) and one
 //! prioritized-planning pass, O(K x T x C).
 
+use std::num::NonZeroUsize;
+
 use grid_core::CellId;
 
 use super::sat::{self, Decision};
@@ -62,12 +64,13 @@ pub fn decide(
         horizon,
         max_variables,
         sat::Deadline::default(),
-        false,
+        NonZeroUsize::MIN,
     )
 }
 
-/// [`decide`], giving up with [`Decision::Stopped`] at `deadline`; with `racing`, each SAT
-/// decision of the core that fits the budget twice may be raced ([`sat::decide_raced`]).
+/// [`decide`], giving up with [`Decision::Stopped`] at `deadline`; with two `threads` or
+/// more, each SAT decision of the core that fits the budget twice may be raced
+/// ([`sat::decide_raced`]).
 ///
 /// # Errors
 /// As [`decide`].
@@ -79,7 +82,7 @@ pub fn decide_until(
     horizon: u32,
     max_variables: u64,
     deadline: sat::Deadline,
-    racing: bool,
+    threads: NonZeroUsize,
 ) -> Result<Refined, TooLarge> {
     let k = instance.starts.len();
     let mut in_core = vec![false; k];
@@ -121,7 +124,7 @@ pub fn decide_until(
             return Err(TooLarge { variables });
         }
         rounds += 1;
-        let rival = sat::rival_after(racing, variables, max_variables);
+        let rival = sat::rival_after(threads, variables, max_variables);
         match sat::decide_raced(&sub, horizon, deadline, rival) {
             decision @ (Decision::Impossible | Decision::Stopped) => {
                 return Ok(Refined {

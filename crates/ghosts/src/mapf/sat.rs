@@ -26,6 +26,7 @@
 //! the benchmark's instances.
 
 use std::cell::RefCell;
+use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -160,11 +161,12 @@ pub fn sat_solver() -> Solver {
 /// decisions that take less (nearly all) answer as they did without one, plan and all.
 pub const RIVAL_AFTER: Duration = Duration::from_secs(1);
 
-/// The `rival_after` of [`decide_raced`] for a decision whose encoding takes `need` of a
-/// budget `room` (both in one unit, variables or bytes): [`RIVAL_AFTER`] when the caller
-/// may race (two threads or more) and the budget holds two encodings, none otherwise.
-pub fn rival_after(racing: bool, need: u64, room: u64) -> Option<Duration> {
-    (racing && need <= room / 2).then_some(RIVAL_AFTER)
+/// The `rival_after` of [`decide_raced`] for a caller with `threads` threads and a
+/// decision whose encoding takes `need` of a budget `room` (both in one unit, variables or
+/// bytes): [`RIVAL_AFTER`] when there are two threads or more and the budget holds two
+/// encodings, none otherwise.
+pub fn rival_after(threads: NonZeroUsize, need: u64, room: u64) -> Option<Duration> {
+    (threads.get() >= 2 && need <= room / 2).then_some(RIVAL_AFTER)
 }
 
 thread_local! {
@@ -603,10 +605,11 @@ mod tests {
     /// encodings, the edge included.
     #[test]
     fn a_rival_needs_two_threads_and_room_for_two_encodings() {
-        assert_eq!(rival_after(true, 50, 100), Some(RIVAL_AFTER));
-        assert_eq!(rival_after(true, 51, 100), None);
-        assert_eq!(rival_after(false, 1, 100), None);
-        assert_eq!(rival_after(true, u64::MAX, u64::MAX), None);
+        let (one, two) = (NonZeroUsize::MIN, NonZeroUsize::new(2).unwrap());
+        assert_eq!(rival_after(two, 50, 100), Some(RIVAL_AFTER));
+        assert_eq!(rival_after(two, 51, 100), None);
+        assert_eq!(rival_after(one, 1, 100), None);
+        assert_eq!(rival_after(two, u64::MAX, u64::MAX), None);
     }
 
     /// A side of a race whose rival has answered decides nothing, as at a passed
