@@ -1448,7 +1448,7 @@ fn index_of(key: u128) -> u32 {
 /// (the weighted dependency graph of CBSH, Felner et al., ICAPS 2018, here with the
 /// pairs' bounds of the whole instance rather than under the node's constraints), so
 /// its extra steps are at least the sum of `own` plus the least cover of what the
-/// pairs still lack, max(0, extra - own[a] - own[b]) (past `deadline`, its components'
+/// pairs still lack, `max(0, extra - own[a] - own[b])` (past `deadline`, its components'
 /// root bounds: [`min_cover_within`]; the whole search of lak303d random-1 with
 /// 1000 agents spent 10 s past a 30 s limit in one node's cover).
 ///
