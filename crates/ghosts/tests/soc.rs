@@ -243,13 +243,15 @@ fn check_front_door(dataset: &Dataset, expected: Option<u64>) {
 /// Instances per agent count (2..=6).
 const PER_AGENTS: [usize; 7] = [0, 0, 800, 700, 500, 200, 100];
 
+/// The longest test of the suite: the instances are drawn in order from one seed, then
+/// checked on every core (the answers do not depend on the order), so that it does not
+/// hold the suite up on one of them.
 #[test]
 fn every_technique_equals_the_exhaustive_search_on_thousands_of_tiny_maps() {
     let mut rng = SplitMix64::new(1717);
-    let (mut compared, mut unsolvable, mut above_bound) = (0, 0, 0);
+    let mut drawn = Vec::new();
     for (agents, &count) in PER_AGENTS.iter().enumerate() {
-        let mut done = 0;
-        while done < count {
+        while drawn.iter().filter(|&&(a, _)| a == agents).count() < count {
             let width = 2 + rng.below(3);
             let height = 2 + rng.below(3);
             let walls = [0, 10, 25][rng.below(3)];
@@ -261,40 +263,70 @@ fn every_technique_equals_the_exhaustive_search_on_thousands_of_tiny_maps() {
             }) else {
                 continue;
             };
-            let clock = std::time::Instant::now();
-            let expected = reference_soc(dataset.grid(), dataset.starts(), dataset.homes());
-            let reference = clock.elapsed();
-            for techniques in every_technique() {
-                check(&dataset, techniques, expected);
-            }
-            check_front_door(&dataset, expected);
-            if std::env::var("SOC_TIMES").is_ok() {
-                eprintln!(
-                    "{agents} agents, {} cells, {expected:?}: reference {reference:?}, all {:?}",
-                    dataset.grid().cell_count(),
-                    clock.elapsed()
-                );
-            }
-            let lower_bound: u64 = dataset
-                .homes()
-                .iter()
-                .zip(dataset.starts())
-                .map(|(&g, &s)| u64::from(dataset.grid().distances(g, None)[s.index()]))
-                .sum();
-            match expected {
-                None => unsolvable += 1,
-                Some(cost) if cost > lower_bound => above_bound += 1,
-                Some(_) => {}
-            }
-            done += 1;
-            compared += 1;
+            drawn.push((agents, dataset));
         }
     }
-    assert_eq!(compared, PER_AGENTS.iter().sum::<usize>());
+    assert_eq!(drawn.len(), PER_AGENTS.iter().sum::<usize>());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Per worker: the instances it found unsolvable, and with an optimum above the bound.
+    let counts: Vec<(usize, usize)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let (mut unsolvable, mut above_bound) = (0, 0);
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((agents, dataset)) = drawn.get(i) else {
+                            return (unsolvable, above_bound);
+                        };
+                        match compare_with_every_technique(*agents, dataset) {
+                            None => unsolvable += 1,
+                            Some(true) => above_bound += 1,
+                            Some(false) => {}
+                        }
+                    }
+                })
+            })
+            .collect();
+        // A worker's failed assertion fails the test here, with its message.
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let unsolvable: usize = counts.iter().map(|c| c.0).sum();
+    let above_bound: usize = counts.iter().map(|c| c.1).sum();
     // The instances must exercise both kinds of answer and optima above the bound.
-    eprintln!("{compared} compared, {unsolvable} unsolvable, {above_bound} above the bound");
+    eprintln!(
+        "{} compared, {unsolvable} unsolvable, {above_bound} above the bound",
+        drawn.len()
+    );
     assert!(unsolvable > 100, "{unsolvable}");
     assert!(above_bound > 300, "{above_bound}");
+}
+
+/// Every technique and the front door on `dataset` against the exhaustive search:
+/// `None` when it has no plan, else whether its optimum is above the sum of distances.
+fn compare_with_every_technique(agents: usize, dataset: &Dataset) -> Option<bool> {
+    let clock = std::time::Instant::now();
+    let expected = reference_soc(dataset.grid(), dataset.starts(), dataset.homes());
+    let reference = clock.elapsed();
+    for techniques in every_technique() {
+        check(dataset, techniques, expected);
+    }
+    check_front_door(dataset, expected);
+    if std::env::var("SOC_TIMES").is_ok() {
+        eprintln!(
+            "{agents} agents, {} cells, {expected:?}: reference {reference:?}, all {:?}",
+            dataset.grid().cell_count(),
+            clock.elapsed()
+        );
+    }
+    let lower_bound: u64 = dataset
+        .homes()
+        .iter()
+        .zip(dataset.starts())
+        .map(|(&g, &s)| u64::from(dataset.grid().distances(g, None)[s.index()]))
+        .sum();
+    expected.map(|cost| cost > lower_bound)
 }
 
 #[test]
