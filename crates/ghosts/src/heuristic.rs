@@ -302,7 +302,7 @@ impl PairTable {
     ///
     /// # Complexity
     /// O(D x C x (W + 5)) word operations for D layers and W words per set, plus O(C^2) to
-    /// write the table; 2 C^2 bytes for the table and [`PairTable::scratch_bytes`] while
+    /// write the table; 2 C^2 bytes for the table and [`bit_parallel_scratch`] while
     /// it runs.
     fn bit_parallel(
         bits: &CellBits,
