@@ -1,222 +1,21 @@
-//! The budget decision: is there a plan whose sum of costs is at most the lower bound plus
-//! Delta? A time-expanded SAT encoding restricted to each agent's reachable (cell, time)
-//! pairs, with the extra steps bounded by a cardinality constraint (MDD-SAT: Surynek,
-//! Felner, Stern and Boyarski, "Efficient SAT approach to multi-agent path finding under
-//! the sum of costs objective", ECAI 2016), handed to CaDiCaL.
-//!
-//! A [`Session`] is built for a reach R of extra steps and then decides every budget
-//! Delta <= R in the same solver, under one assumption: the clauses it learnt for one
-//! budget (and the swap clauses it was given) stay for the next, and agents that join a
-//! core are added to it ([`Session::add`]) rather than the whole built again. With at
-//! most R extra
-//! steps in all, agent `a` (distance `d_a`) is home for good by `D_a = d_a + R`, so the
-//! horizon H = max d_a + R (over all the instance's agents, so that it stays when agents
-//! are added) suffices. Variables x(a, v, t) exist only where
-//! dist(start_a, v) <= t and dist(v, goal_a) <= D_a - t (for t >= D_a: the goal alone, a
-//! unit). Clauses as in [`crate::mapf::sat`]: the start unit, moves forward and backward,
-//! at most one agent per cell and step, swaps forbidden lazily.
-//!
-//! The cost: e(a, k) for k = 1..=R means "agent `a` takes at least `d_a + k` steps"; the
-//! clause x(a, goal_a, d_a + k - 1) or e(a, k) sets it when the agent is away from its
-//! goal then, and e(a, k + 1) implies e(a, k), so each agent's e are a unary count of its
-//! extra steps. An agent on a cell v other than its goal at time t is home no earlier
-//! than t + dist(v, goal_a), so x(a, v, t) implies e(a, t + dist(v, goal_a) - d_a): once
-//! a budget is assumed, propagation cuts every agent's variables down to those of the
-//! budget's own window (its MDD), as a fresh encoding for that budget would have them. A
-//! totalizer (Bailleux and Boufkhad, CP 2003) adds the counts up to R + 1; a budget Delta
-//! is decided under the assumption that its output Delta + 1 ("at least Delta + 1 extra
-//! steps") is false. Only the "at least" direction is encoded: that is all an upper bound
-//! needs.
-//!
-//! The count's last variable e(a, R + 1), "beyond the reach", is a way out: the start unit
-//! and the goal units from D_a on are clauses with it, and every other clause of the
-//! agent holds with all its cell variables false. So the encoding is a relaxation of
-//! every plan, however costly (an agent past the reach drops out with its count full),
-//! and what the solver proves about the counts holds for every plan, not only those
-//! within the reach: the core-guided bound's cores can be replayed in a wider session
-//! ([`CoreLog`]). Under a budget Delta <= R, or any assumption that bounds the count,
-//! the way out is false by propagation, and the encoding is the plain one.
-//!
-//! Reading a model: under Delta, an agent's goal variables are true from `d_a + k` on (k
-//! its true e, at most Delta), and every true variable has a true predecessor (the
-//! backward clauses) down to the start, the only variable at time 0; so the path is read
-//! backwards from the goal at that time, and it costs at most `d_a + k`. Extra true
-//! variables elsewhere are harmless: the vertex clauses keep every true variable, so
-//! every path read, apart.
-//!
-//! Own reaches ([`Sessions::own_reaches`]): with the pairwise bounds' clauses in the
-//! session, agent `a`'s cells need only reach r_a = R - f_a extra steps, f_a a lower bound
-//! on what the session's other agents take together by those pairs ([`others_least`]).
-//! Its count still runs to e(a, R + 1); its way out (all its cells false) is e(a, r_a + 1)
-//! instead of e(a, R + 1), and the clause "away from the goal at d_a + k - 1" is kept for
-//! k <= r_a (later, the goal clauses with the way out say it). Under a budget Delta <= R
-//! a way out gives `a` at least r_a + 1 and the others at least f_a (the pair clauses hold
-//! on the counts; a count capped at R + 1 only leaves the sum past R), so the totalizer's
-//! output R + 1 is forced and the budget's assumption refutes it: every plan read has every
-//! agent on its cells. The encoding is still a relaxation of every plan (an agent past r_a
-//! takes its way out, its count true to the plan up to R + 1), so cores replay as before.
-//! The core-guided raise assumes every way out false besides its sums; a core that names a
-//! way out is not a fact about the sums alone, and the raise stops there (each budget is
-//! then decided under its own assumption).
+//! One SAT session ([`Session`]): the encoding of a set of agents for a reach R of
+//! extra steps in one CaDiCaL solver, which decides every budget Delta <= R under an
+//! assumption, grows by the agents that join a core, raises its proven least by cores
+//! ([`Session::raise`]), and reads plans back from its models.
 //!
 //! # Complexity
-//! V = the agents' (cell, time) pairs within reach R plus K x (R + 1) cost variables plus at
-//! most K x (R + 1)^2 totalizer clauses; built in O(V + K x C) time. Solving is NP-hard
-//! in general and fast on the benchmark's instances.
+//! Building: O(sum over agents of their (cell, time) pairs within the reach), times the
+//! neighbours of a cell for the move clauses; each decision is one CaDiCaL call.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::mapf::Instance;
+use crate::mapf::sat::{Deadline, Solver, plain_solver, solve_in_time, solver};
 use crate::moves::Options;
 
-use super::pairwise::{Pair, among, min_cover};
-use super::planning::distances;
-use crate::mapf::sat::{Deadline, Solver, drop_off_the_clock, plain_solver, solve_in_time, solver};
-
-/// The answer of one decision.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Decision {
-    /// A plan with at most Delta extra steps: per agent, its cell at every time 0..=H.
-    Plan(Vec<Vec<u32>>),
-    /// No plan has at most Delta extra steps (proved).
-    Impossible,
-    /// The [`Deadline`] passed first: nothing is proved.
-    Stopped,
-}
-
-/// Variables of the encoding of the agents `agents` of `instance` within reach of
-/// `reach` extra steps, counted without building it (the (cell, time) pairs, the cost
-/// variables and the totalizer's outputs), so the memory budget can be checked first.
-///
-/// # Complexity
-/// O(K x C).
-#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
-pub fn count_variables(instance: &Instance<'_>, agents: &[usize], reach: u32) -> u64 {
-    count_own_variables(instance, agents, reach, &vec![0; agents.len()])
-}
-
-/// [`count_variables`] where agent `agents[i]`'s cells reach `reach - floors[i]` extra
-/// steps ([`others_least`]), as a session with own reaches encodes them.
-///
-/// # Complexity
-/// O(K x C).
-pub fn count_own_variables(
-    instance: &Instance<'_>,
-    agents: &[usize],
-    reach: u32,
-    floors: &[u32],
-) -> u64 {
-    let horizon = u64::from(longest(instance) + reach);
-    let mut total = 0u64;
-    for (&a, &floor) in agents.iter().zip(floors) {
-        let home_by = instance.distance(a, instance.starts[a]) + reach.saturating_sub(floor);
-        let to_goal = instance.distances(a);
-        for (v, s) in window(instance, a, home_by) {
-            total += u64::from(home_by - s - to_goal.at(v as usize) + 1);
-        }
-        // The goal after the deadline, the cost variables and the totalizer's outputs.
-        total += horizon - u64::from(home_by) + 2 * u64::from(reach) + 2;
-    }
-    total
-}
-
-/// The window of agent `a` within `home_by` steps: every cell v with
-/// dist(start_a, v) + dist(v, goal_a) <= `home_by`, as `(v, dist(start_a, v))` sorted by
-/// cell.
-///
-/// A breadth-first search from the start that expands only the window's cells: every cell
-/// u on a shortest way from the start to a cell v of the window is in it too
-/// (dist(start_a, u) = dist(start_a, v) - dist(u, v) and dist(u, goal_a) <=
-/// dist(v, goal_a) + dist(u, v)), so that search finds every cell of the window at its
-/// distance. Why: the search over the whole map and the scan of every cell at every time,
-/// to count and to encode each agent, were 16 % of the CPU samples on brc202d random-1
-/// with 50 agents (43 151 cells; `--objective soc --time-limit 30`), where the pairwise
-/// bound builds 91 two-agent sessions; 3 % after.
-///
-/// # Complexity
-/// O(W log W) for the W cells of the window.
-fn window(instance: &Instance<'_>, a: usize, home_by: u32) -> Vec<(u32, u32)> {
-    let grid = instance.grid;
-    let to_goal = instance.distances(a);
-    let start = instance.starts[a];
-    let within = |v: usize, s: u32| {
-        s.checked_add(to_goal.at(v))
-            .is_some_and(|sum| sum <= home_by)
-    };
-    let mut found: Vec<(u32, u32)> = Vec::new();
-    if !within(start.index(), 0) {
-        return found;
-    }
-    let mut seen: HashSet<u32> = HashSet::new();
-    seen.insert(start.index() as u32);
-    found.push((start.index() as u32, 0));
-    let mut next = 0;
-    while let Some(&(v, s)) = found.get(next) {
-        next += 1;
-        for (_, u) in grid.neighbours(grid_core::CellId::new(v as usize)) {
-            let u = u.index();
-            if within(u, s + 1) && seen.insert(u as u32) {
-                found.push((u as u32, s + 1));
-            }
-        }
-    }
-    found.sort_unstable();
-    found
-}
-
-/// The largest distance of `instance`'s agents.
-fn longest(instance: &Instance<'_>) -> u32 {
-    distances(instance).into_iter().max().unwrap_or(0)
-}
-
-/// Per agent of `of` (each one of `all`), a lower bound on the extra steps the other
-/// agents of `all` take together in every plan, by the pairwise bounds `pairs`: the
-/// cover of the pairs among `all` ([`min_cover`]) less the largest weight of a pair of
-/// the agent (the other agents' least cover plus that weight on the agent covers every
-/// pair, so the cover of all is at most their cover plus it).
-///
-/// Why: in a session of reach R whose clauses hold the pairs, an agent that takes more
-/// than R - floor extra steps leaves the others at least floor, so the session's sum
-/// passes R, beyond every budget it decides: its cells need only reach R - floor
-/// ([`Session`]'s own reaches).
-///
-/// # Complexity
-/// O(P x (A + F)) for P pairs, A agents in `all` and F in `of`, plus [`min_cover`] of the
-/// pairs among `all`.
-pub fn others_least(all: &[usize], of: &[usize], pairs: &[Pair]) -> Vec<u32> {
-    let index = |a: usize| all.iter().position(|&b| b == a);
-    let among = among(pairs, all);
-    if among.is_empty() {
-        return vec![0; of.len()];
-    }
-    let cover = min_cover(all.len(), &among);
-    of.iter()
-        .map(|&a| {
-            let i = index(a);
-            let heaviest = among
-                .iter()
-                .filter(|p| Some(p.first) == i || Some(p.second) == i)
-                .map(|p| p.extra)
-                .max()
-                .unwrap_or(0);
-            cover.saturating_sub(heaviest)
-        })
-        .collect()
-}
-
-/// Decides whether `instance` has a plan with at most `delta` steps more than the sum of
-/// its agents' distances.
-///
-/// # Complexity
-/// See the module documentation.
-#[cfg_attr(not(feature = "internals"), allow(dead_code))] // reached by the tests (`internals`)
-pub fn decide(instance: &Instance<'_>, delta: u32) -> Decision {
-    let everyone: Vec<usize> = (0..instance.starts.len()).collect();
-    Session::new(instance, &everyone, delta, Deadline::default(), &[]).decide(instance, delta)
-}
-
-/// The variables of one agent at one time: `(cell, variable)` sorted by cell.
-type Layer = Vec<(u32, i32)>;
+use super::super::pairwise::Pair;
+use super::cardinality::{at_most_one, totalize};
+use super::{Avoiding, Decision, Layer, longest, others_least, window};
 
 /// One solver for every budget up to a reach R of extra steps, on some of an instance's
 /// agents, to which more can be added (module documentation).
@@ -224,7 +23,7 @@ pub struct Session {
     solver: Solver,
     /// The last variable made.
     last_var: i32,
-    /// Variables as [`count_variables`] counts them, over the agents encoded.
+    /// Variables as [`super::count_variables`] counts them, over the agents encoded.
     counted: u64,
     /// The largest distance of the instance's agents (of all of them, so that the
     /// horizon stays when agents are added).
@@ -282,7 +81,7 @@ pub struct Session {
 /// What a sum of the core-guided bound adds up, in terms that hold from one session to
 /// another: an agent's count of extra steps, or the outputs paid by the `j`-th core.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Term {
+pub(super) enum Term {
     Agent(usize),
     Core(usize),
 }
@@ -321,7 +120,7 @@ impl CoreLog {
 /// A unary sum of the core-guided bound: `outputs[k]` is forced true by at least k + 1
 /// of its inputs, and its first `paid` outputs are counted in the cores found already.
 #[derive(Debug, Clone)]
-struct Sum {
+pub(super) struct Sum {
     outputs: Vec<i32>,
     paid: usize,
     term: Term,
@@ -330,7 +129,7 @@ struct Sum {
 impl Session {
     /// The encoding of the agents `agents` of `instance` within reach of `reach` extra
     /// steps, in a solver that gives up at `deadline`, with the clauses of the pairwise
-    /// bounds `pairs` ([`super::pairwise`]) between the agents encoded.
+    /// bounds `pairs` ([`super::super::pairwise`]) between the agents encoded.
     ///
     /// # Complexity
     /// See the module documentation, plus O(w) clauses per pair of weight w.
@@ -411,7 +210,7 @@ impl Session {
         &self.agents
     }
 
-    /// Variables of the agents encoded as [`count_variables`] counts them (the (cell,
+    /// Variables of the agents encoded as [`super::count_variables`] counts them (the (cell,
     /// time) pairs, the cost variables and a totalizer's outputs, not the auxiliary
     /// variables of the at-most-one and totalizer clauses), the measure the memory budget
     /// is given in.
@@ -419,7 +218,7 @@ impl Session {
         self.counted
     }
 
-    fn fresh(&mut self) -> i32 {
+    pub(super) fn fresh(&mut self) -> i32 {
         self.last_var += 1;
         self.last_var
     }
@@ -864,7 +663,11 @@ impl Session {
     ///
     /// # Complexity
     /// O(K x H).
-    fn settled_within(&self, instance: &Instance<'_>, delta: u32) -> Option<Vec<Vec<u32>>> {
+    pub(super) fn settled_within(
+        &self,
+        instance: &Instance<'_>,
+        delta: u32,
+    ) -> Option<Vec<Vec<u32>>> {
         let plan = self.settled_plan.as_ref()?;
         if delta > self.reach {
             return None;
@@ -872,7 +675,7 @@ impl Session {
         let mut extra = 0u64;
         for (&a, path) in self.agents.iter().zip(plan) {
             let distance = instance.distance(a, instance.starts[a]);
-            let cost = super::planning::cost(path, instance.goals[a].index() as u32);
+            let cost = super::super::planning::cost(path, instance.goals[a].index() as u32);
             if path.first() != Some(&(instance.starts[a].index() as u32)) || cost < distance {
                 return None;
             }
@@ -1058,7 +861,11 @@ impl Session {
 ///
 /// # Complexity
 /// O(A^2) for A agents.
-fn in_order_of(agents: &[usize], encoded: &[usize], paths: Vec<Vec<u32>>) -> Vec<Vec<u32>> {
+pub(super) fn in_order_of(
+    agents: &[usize],
+    encoded: &[usize],
+    paths: Vec<Vec<u32>>,
+) -> Vec<Vec<u32>> {
     let mut ordered = vec![Vec::new(); agents.len()];
     for (a, path) in encoded.iter().zip(paths) {
         if let Some(i) = agents.iter().position(|b| b == a) {
@@ -1068,535 +875,9 @@ fn in_order_of(agents: &[usize], encoded: &[usize], paths: Vec<Vec<u32>>) -> Vec
     ordered
 }
 
-fn var(layer: &Layer, cell: u32) -> Option<i32> {
+pub(super) fn var(layer: &Layer, cell: u32) -> Option<i32> {
     layer
         .binary_search_by_key(&cell, |&(v, _)| v)
         .ok()
         .map(|i| layer[i].1)
-}
-
-/// The sum of the unary `counts` (each a list whose i-th variable means "at least i + 1"),
-/// as a unary list of at most `cap` outputs: output j is forced true when the inputs make
-/// at least j + 1 true. Pairs of lists are merged in a balanced tree.
-fn totalize(
-    solver: &mut Solver,
-    mut counts: Vec<Vec<i32>>,
-    cap: usize,
-    fresh: &mut impl FnMut() -> i32,
-) -> Vec<i32> {
-    counts.retain(|c| !c.is_empty());
-    while counts.len() > 1 {
-        let mut merged = Vec::with_capacity(counts.len().div_ceil(2));
-        let mut pairs = counts.into_iter();
-        while let Some(left) = pairs.next() {
-            match pairs.next() {
-                Some(right) => merged.push(merge(solver, &left, &right, cap, fresh)),
-                None => merged.push(left),
-            }
-        }
-        counts = merged;
-    }
-    counts.pop().unwrap_or_default()
-}
-
-/// The unary sum of `left` and `right`, cut at `cap` outputs.
-fn merge(
-    solver: &mut Solver,
-    left: &[i32],
-    right: &[i32],
-    cap: usize,
-    fresh: &mut impl FnMut() -> i32,
-) -> Vec<i32> {
-    let out: Vec<i32> = (0..(left.len() + right.len()).min(cap))
-        .map(|_| fresh())
-        .collect();
-    for i in 0..=left.len() {
-        for j in 0..=right.len() {
-            // Sums past the cap follow from the ones at the cap.
-            if i + j == 0 || i + j > out.len() {
-                continue;
-            }
-            let target = out[i + j - 1];
-            let mut clause = Vec::with_capacity(3);
-            if i > 0 {
-                clause.push(-left[i - 1]);
-            }
-            if j > 0 {
-                clause.push(-right[j - 1]);
-            }
-            clause.push(target);
-            solver.add_clause(clause);
-        }
-    }
-    out
-}
-
-/// At most one of `vars` true: pairwise for up to 5, else Sinz's sequential counter
-/// (n - 1 auxiliary variables, 3n clauses).
-fn at_most_one(solver: &mut Solver, vars: &[i32], fresh: &mut impl FnMut() -> i32) {
-    if vars.len() <= 5 {
-        for i in 0..vars.len() {
-            for j in i + 1..vars.len() {
-                solver.add_clause([-vars[i], -vars[j]]);
-            }
-        }
-        return;
-    }
-    let n = vars.len();
-    let s: Vec<i32> = (0..n - 1).map(|_| fresh()).collect();
-    solver.add_clause([-vars[0], s[0]]);
-    for i in 1..n - 1 {
-        solver.add_clause([-vars[i], s[i]]);
-        solver.add_clause([-s[i - 1], s[i]]);
-        solver.add_clause([-vars[i], -s[i - 1]]);
-    }
-    solver.add_clause([-vars[n - 1], -s[n - 2]]);
-}
-
-/// The encoding would need `variables` variables: more than the caller allows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TooLarge {
-    /// Variables of the encoding that was not built.
-    pub variables: u64,
-}
-
-/// With [`Sessions::filling`], the share of the room (numerator, denominator) a new
-/// session may fill when its usual reach does not fit: the rest is for the other groups'
-/// sessions.
-pub const SESSION_FILL: (u64, u64) = (15, 16);
-
-/// What [`Session::plan_avoiding`] found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Avoiding {
-    /// The paths of a plan within the budget that keeps off the others.
-    Plan(Vec<Vec<u32>>),
-    /// No plan within the budget keeps off these sets of paths together (indices in the
-    /// sets given; empty when none within the budget exists at all).
-    Core(Vec<usize>),
-    /// Not settled within the conflicts or the deadline, or no session to ask.
-    Unsettled,
-}
-
-/// The conflicts [`Sessions::plan_avoiding`] gives the solver. The plans and cores it
-/// finds come within a few conflicts (0.00 to 0.15 s on den312d random-1 K = 80 and
-/// empty-16-16 random-1 K = 80, groups of 45 to 70 agents), while a call that does not
-/// settle costs more than the merge's decision it would save: with 300, 0.7 to 1.5 s
-/// each on den312d (a decision of the merged group: 0.15 to 0.6 s), with 2 000, 4.4 to
-/// 5.8 s on empty-16-16.
-pub const AVOID_CONFLICTS: i32 = 50;
-
-/// The SAT decisions of successive budgets: with `incremental`, a [`Session`] is kept
-/// and decides the next budgets while they are within its reach, the agents that join
-/// the core being added to it; otherwise each decision has a fresh session of reach
-/// Delta.
-///
-/// A new session for Delta reaches Delta + Delta / 4 + 2: a wider reach makes a larger
-/// encoding, slower to decide the first budget in (at Delta = 0, where a fresh encoding
-/// is the shortest paths alone, a reach of 4 took 8.9 s against 1.3 s on
-/// random-64-64-10 even-1 with 80 agents), a narrower one rebuilds more often. Measured
-/// (CPU s, `--time-limit 30`, loaded machine) against a fixed reach of Delta + 4 and a
-/// fresh session per budget: random-64-64-10 even-1 K = 80 2.6 against 9.0 and 6.6 s;
-/// den312d even-1 K = 40 proved in 16.4 s, unproven by the other two. Since a session
-/// built again replays the cores of the one before ([`CoreLog`]), rebuilding costs the
-/// encoding only, and the narrower reach of Delta / 4 + 2 past Delta (it was
-/// Delta / 2 + 1) makes each core cheaper: CPU s to the proof under `ulimit -t` (Delta / 2 + 1,
-/// Delta / 4 + 2, Delta / 8 + 2): maze-32-32-4 even-1 K = 40 unproven at 20 s (Delta
-/// 35), 1735 in 18.8 s, proven within 20 s; room-32-32-4 even-1 K = 40 1101 in 33.4 s
-/// with Delta / 4 + 2; room-64-64-8 random-1 K = 40 unproven at 25 s, 2278 in 11.8 and
-/// 11.8 s; maze-32-32-4 random-1 K = 20 988 in 9.9, 10.0 and 14.6 s.
-pub struct Sessions {
-    incremental: bool,
-    deadline: Deadline,
-    kept: Option<Session>,
-    /// The pairwise bounds every session built from now on is given.
-    pairs: Vec<Pair>,
-    /// Whether each decision first raises the core-guided bound ([`Session::raise`]).
-    core_guided: bool,
-    /// Whether a budget at or above the raised bound takes the raise's own plan
-    /// ([`Sessions::reusing`]).
-    reuse: bool,
-    /// Whether a new session whose usual reach does not fit the memory reaches as far as
-    /// fits rather than Delta alone ([`Sessions::filling`]).
-    fill: bool,
-    /// Whether the sessions' solvers run in CaDiCaL's `plain` configuration
-    /// ([`Sessions::plain`]).
-    plain: bool,
-    /// Whether each agent's cells reach only what the others leave it
-    /// ([`Sessions::own_reaches`]).
-    own: bool,
-    /// When writing a session's clauses stops ([`Sessions::writing_until`]).
-    cut_at: Deadline,
-    /// The bound the last decision proved when it answered impossible (0: none beyond
-    /// its budget).
-    proven: u32,
-    /// The cores of the last session used (kept when it is dropped), replayed in the
-    /// next one built on its agents or more.
-    log: CoreLog,
-    /// Cores of other sessions whose agents have joined these ([`Sessions::adopt`]), to
-    /// be replayed in the next session used.
-    adopted: Vec<CoreLog>,
-}
-
-impl Sessions {
-    /// No session yet; each gives up at `deadline`.
-    pub fn new(incremental: bool, deadline: Deadline) -> Self {
-        Sessions {
-            incremental,
-            deadline,
-            kept: None,
-            pairs: Vec::new(),
-            core_guided: false,
-            reuse: false,
-            fill: false,
-            plain: false,
-            own: false,
-            cut_at: deadline,
-            proven: 0,
-            log: CoreLog::default(),
-            adopted: Vec::new(),
-        }
-    }
-
-    /// Sessions that first raise the core-guided bound of their agents
-    /// ([`Session::raise`]) before they decide a budget below it.
-    pub fn core_guided(incremental: bool, deadline: Deadline) -> Self {
-        Sessions {
-            core_guided: true,
-            ..Sessions::new(incremental, deadline)
-        }
-    }
-
-    /// These sessions, where with `reuse` a budget at or above the core-guided bound
-    /// takes the plan the raise settled on ([`Session::raise`]: the model that met the
-    /// bound) instead of asking the solver again under the budget's assumption.
-    pub fn reusing(self, reuse: bool) -> Self {
-        Sessions { reuse, ..self }
-    }
-
-    /// These sessions, where with `fill` (and incremental sessions) a new session whose
-    /// usual reach, Delta + Delta / 4 + 2, would pass the memory reaches as many budgets
-    /// past Delta as fit in 15/16 of it ([`SESSION_FILL`]), rather than Delta alone.
-    ///
-    /// Why: a session of reach Delta decides one budget; its raise passes the reach at
-    /// the first core, and the next budget builds it again. On ht_chantry random-1 with
-    /// 100 agents (`--memory-mib 4096`, 2.75 M variables of room) the group of 37 agents
-    /// needed 2.2 to 2.4 M variables at reach Delta and 3.3 M at the usual reach, so from
-    /// Delta = 43 on every budget was a new build of 3.3 to 4.8 s, its raise 0.3 to 0.5 s.
-    /// The sixteenth left over is for the other groups' sessions: one that does not fit
-    /// beside this one drops it ([`super::core::Groups`]).
-    pub fn filling(self, fill: bool) -> Self {
-        Sessions { fill, ..self }
-    }
-
-    /// These sessions, their solvers in CaDiCaL's `plain` configuration when `plain`
-    /// ([`crate::mapf::sat::plain_solver`]: no preprocessing or inprocessing).
-    ///
-    /// Why: traced on room-32-32-4 random-1 K = 40 (no time limit), the proof's time went
-    /// to single calls of [`Session::raise`] that took seconds with a few hundred
-    /// conflicts (a conflict limit of 300 stopped them, one of 1500 did not), the core at
-    /// 39 extra steps 31 s of the 37.5 CPU s: the inprocessing of the default
-    /// configuration on the incremental formula, not the search. Plain, that row is
-    /// proven in 17.1 CPU s.
-    pub fn plain(self, plain: bool) -> Self {
-        Sessions { plain, ..self }
-    }
-
-    /// These sessions, where with `own` each agent's cells reach only the session's reach
-    /// less what the others take at least by the pairwise bounds ([`others_least`]; the
-    /// module documentation's own reaches).
-    ///
-    /// Why: a group's encoding holds every agent's cells within the whole reach, while the
-    /// pairs between the others already spend most of it: on ht_chantry random-1 with 100
-    /// agents (`--memory-mib 4096`) the group of 45 agents at 51 extra steps needed 3.57 M
-    /// variables, past the room of 2.79 M, and the proof stopped there at 19.7 s of 30.
-    pub fn own_reaches(self, own: bool) -> Self {
-        Sessions { own, ..self }
-    }
-
-    /// These sessions, their clauses written until `cut_at` (by default their deadline):
-    /// a later instant when their SAT calls stop for a while and go on after (the
-    /// groups' share of the proof, [`super::Whole::AfterGroups`]), so that a session
-    /// being written then is finished and kept rather than cut and written again.
-    pub fn writing_until(self, cut_at: Deadline) -> Self {
-        Sessions { cut_at, ..self }
-    }
-
-    /// The reach of a new session on `agents` for `delta` within `max_variables`: the
-    /// usual Delta + Delta / 4 + 2 when it fits; with [`Sessions::filling`], else the
-    /// widest that fits in [`SESSION_FILL`] of the room; else Delta.
-    ///
-    /// # Complexity
-    /// O(log Delta) counts of [`count_variables`].
-    fn reach_for(
-        &self,
-        instance: &Instance<'_>,
-        agents: &[usize],
-        delta: u32,
-        max_variables: u64,
-    ) -> u32 {
-        let floors = self.floors(agents, agents);
-        let count_variables =
-            |agents: &[usize], reach: u32| count_own_variables(instance, agents, reach, &floors);
-        let wide = delta.saturating_add(delta / 4 + 2);
-        if count_variables(agents, wide) <= max_variables {
-            return wide;
-        }
-        let fill = max_variables / SESSION_FILL.1 * SESSION_FILL.0;
-        if !self.fill || count_variables(agents, delta) > fill {
-            return delta;
-        }
-        // The count grows with the reach: the widest within `fill`, by bisection
-        // (`near` fits, `far` does not).
-        let (mut near, mut far) = (delta, wide);
-        while far - near > 1 {
-            let middle = near + (far - near) / 2;
-            if count_variables(agents, middle) <= fill {
-                near = middle;
-            } else {
-                far = middle;
-            }
-        }
-        near
-    }
-
-    /// Per agent of `of` (each one of `all`), what the others of `all` take at least
-    /// ([`others_least`]) with own reaches, else 0.
-    fn floors(&self, all: &[usize], of: &[usize]) -> Vec<u32> {
-        if self.own {
-            others_least(all, of, &self.pairs)
-        } else {
-            vec![0; of.len()]
-        }
-    }
-
-    /// The extra steps the last decision proved every plan takes when it answered
-    /// [`Decision::Impossible`] (of the agents decided: a bound for the whole instance
-    /// too); 0 when it proved only its own budget impossible.
-    pub fn proven(&self) -> u32 {
-        self.proven
-    }
-
-    /// Sessions as these (incremental or not, core-guided or not, the same deadline),
-    /// with no session and no pairwise bounds.
-    pub fn fresh(&self) -> Self {
-        Sessions {
-            core_guided: self.core_guided,
-            reuse: self.reuse,
-            fill: self.fill,
-            plain: self.plain,
-            own: self.own,
-            cut_at: self.cut_at,
-            ..Sessions::new(self.incremental, self.deadline)
-        }
-    }
-
-    /// Sessions as these (incremental or not, core-guided or not, the same deadline and
-    /// pairwise bounds), with no session: for another set of agents.
-    pub fn alike(&self) -> Self {
-        Sessions {
-            pairs: self.pairs.clone(),
-            ..self.fresh()
-        }
-    }
-
-    /// When the decisions give up.
-    pub fn deadline(&self) -> Deadline {
-        self.deadline
-    }
-
-    /// The decisions from now on, in the kept session too, give up at `deadline`.
-    pub fn give_up_at(&mut self, deadline: Deadline) {
-        self.deadline = deadline;
-        if let Some(session) = &mut self.kept {
-            session.give_up_at(deadline);
-        }
-    }
-
-    /// The pairwise bounds given to the sessions.
-    pub fn pairs(&self) -> &[Pair] {
-        &self.pairs
-    }
-
-    /// [`Sessions::pairs`] when `on`, else none.
-    pub fn pairs_if(&self, on: bool) -> &[Pair] {
-        if on { &self.pairs } else { &[] }
-    }
-
-    /// Variables of the kept session (0 when none is kept).
-    pub fn variables(&self) -> u64 {
-        self.kept.as_ref().map_or(0, Session::variables)
-    }
-
-    /// Drops the kept session, to free its memory; its cores stay, to be replayed in the
-    /// next one.
-    pub fn drop_session(&mut self) {
-        if let Some(session) = self.kept.take() {
-            self.log = session.log();
-        }
-    }
-
-    /// Takes over the cores of `other` (sessions on other agents, which are to join
-    /// these): they are replayed in the next session used, once it has their agents.
-    pub fn adopt(&mut self, mut other: Sessions) {
-        other.drop_session();
-        self.adopted.push(other.log);
-        self.adopted.append(&mut other.adopted);
-    }
-
-    /// Gives the pairwise bounds `pairs` ([`super::pairwise`]) to every session built
-    /// from now on, as clauses (the kept one, if any, is dropped).
-    pub fn set_pairs(&mut self, pairs: Vec<Pair>) {
-        self.kept = None;
-        self.pairs = pairs;
-    }
-
-    /// A plan of the agents `agents` with at most `delta` extra steps that keeps off
-    /// the paths of `others` ([`Session::plan_avoiding`], within [`AVOID_CONFLICTS`]
-    /// conflicts), its paths in the order of `agents`; [`Avoiding::Unsettled`] as well
-    /// when the kept session is not one of exactly these agents within that reach (no
-    /// session is built for it).
-    ///
-    /// # Complexity
-    /// As [`Session::plan_avoiding`].
-    pub fn plan_avoiding(
-        &mut self,
-        instance: &Instance<'_>,
-        agents: &[usize],
-        delta: u32,
-        others: &[Vec<Vec<u32>>],
-    ) -> Avoiding {
-        let Some(session) = self.kept.as_mut().filter(|session| {
-            session.reach() >= delta
-                && session.agents().len() == agents.len()
-                && session.agents().iter().all(|a| agents.contains(a))
-        }) else {
-            return Avoiding::Unsettled;
-        };
-        match session.plan_avoiding(instance, delta, others, AVOID_CONFLICTS) {
-            Avoiding::Plan(paths) => Avoiding::Plan(in_order_of(agents, session.agents(), paths)),
-            other => other,
-        }
-    }
-
-    /// Decides whether the agents `agents` of `instance` (distinct) have a plan with at
-    /// most `delta` extra steps, building no encoding of more than `max_variables`
-    /// variables: their paths in the order of `agents`.
-    ///
-    /// # Errors
-    /// [`TooLarge`] when even the encoding of reach `delta` would pass `max_variables`.
-    ///
-    /// # Complexity
-    /// O(K x C) to count the variables, then as [`Session::decide`] (and
-    /// [`Session::new`] or [`Session::add`] when the kept session lacks the reach or
-    /// some agents).
-    pub fn decide(
-        &mut self,
-        instance: &Instance<'_>,
-        agents: &[usize],
-        delta: u32,
-        max_variables: u64,
-    ) -> Result<Decision, TooLarge> {
-        // A decision small enough to end before CaDiCaL asks its terminate callback
-        // would go on past the deadline, one after another: the pairwise bound's pair
-        // decisions on maze-128-128-1 with 100 agents ran 9 s past the proof's share.
-        if self.deadline.passed() {
-            return Ok(Decision::Stopped);
-        }
-        let kept = self.kept.take().filter(|session| {
-            self.incremental
-                && session.reach() >= delta
-                && session.agents().iter().all(|a| agents.contains(a))
-        });
-        let session = match kept {
-            Some(mut session) => {
-                let new: Vec<usize> = agents
-                    .iter()
-                    .copied()
-                    .filter(|a| !session.agents().contains(a))
-                    .collect();
-                let all: Vec<usize> = session.agents().iter().chain(&new).copied().collect();
-                let floors = self.floors(&all, &new);
-                let variables = count_own_variables(instance, &new, session.reach(), &floors);
-                if session.variables().saturating_add(variables) <= max_variables {
-                    session.add(instance, &new);
-                    Some(session)
-                } else {
-                    None
-                }
-            }
-            None => None,
-        };
-        let mut session = match session {
-            Some(session) => session,
-            None => {
-                let reach = if self.incremental {
-                    self.reach_for(instance, agents, delta, max_variables)
-                } else {
-                    delta
-                };
-                if reach == delta {
-                    let floors = self.floors(agents, agents);
-                    let variables = count_own_variables(instance, agents, delta, &floors);
-                    if variables > max_variables {
-                        return Err(TooLarge { variables });
-                    }
-                }
-                let mut session = Session::configured(
-                    instance,
-                    agents,
-                    reach,
-                    self.cut_at,
-                    &self.pairs,
-                    self.plain,
-                    self.own,
-                );
-                session.give_up_at(self.deadline);
-                if self.incremental && !session.cut() {
-                    session.replay(&self.log);
-                }
-                session
-            }
-        };
-        if session.cut() {
-            // Nothing decided; the cores found so far stay in the log and the adopted
-            // ones wait, for the next session.
-            drop_off_the_clock(session, self.deadline);
-            return Ok(Decision::Stopped);
-        }
-        for log in std::mem::take(&mut self.adopted) {
-            if self.incremental {
-                session.replay(&log);
-            }
-        }
-        self.proven = 0;
-        let raised = if self.core_guided {
-            session.raise(instance)
-        } else {
-            0
-        };
-        let decision = if raised > delta {
-            self.proven = raised;
-            Decision::Impossible
-        } else if let Some(paths) = session
-            .settled_within(instance, delta)
-            .filter(|_| self.reuse)
-        {
-            // The raise's last model is already a plan within the budget: asking again
-            // under the budget's assumption found one anew (room-32-32-4 even-1 K = 40:
-            // 101 such calls, 7.6 of 29 CPU s).
-            Decision::Plan(paths)
-        } else {
-            session.decide(instance, delta)
-        };
-        let decision = match decision {
-            // The session's order to the caller's.
-            Decision::Plan(paths) => Decision::Plan(in_order_of(agents, session.agents(), paths)),
-            other => other,
-        };
-        self.log = session.log();
-        if self.incremental {
-            self.kept = Some(session);
-        }
-        Ok(decision)
-    }
 }
