@@ -411,7 +411,10 @@ impl Encoding {
                     j += 1;
                 }
                 let group: Vec<i32> = vars[i..j].iter().map(|&(_, x)| x).collect();
-                at_most_one(&mut solver, &group, &mut next_var);
+                at_most_one(&mut solver, &group, &mut || {
+                    next_var += 1;
+                    next_var - 1
+                });
                 i = j;
             }
         }
@@ -476,30 +479,43 @@ impl Encoding {
 
     /// The clauses forbidding the swaps of the chains `paths` (empty: none swap).
     fn swaps(&self, paths: &[Vec<u32>]) -> Vec<[i32; 4]> {
-        let mut clauses = Vec::new();
-        let mut moving: std::collections::HashMap<(u32, u32), usize> =
-            std::collections::HashMap::new();
-        for t in 0..self.horizon {
-            moving.clear();
-            for (a, path) in paths.iter().enumerate() {
-                if path[t] != path[t + 1] {
-                    moving.insert((path[t], path[t + 1]), a);
-                }
-            }
-            for (&(u, v), &a) in &moving {
-                let Some(&b) = moving.get(&(v, u)) else {
-                    continue;
-                };
-                if a < b {
-                    let x = |agent: usize, t: usize, cell: u32| {
-                        self.var(&self.layers[agent][t], cell).unwrap_or(0)
-                    };
-                    clauses.push([-x(a, t, u), -x(a, t + 1, v), -x(b, t, v), -x(b, t + 1, u)]);
-                }
+        swap_clauses(self.horizon, paths, |agent, t, cell| {
+            self.var(&self.layers[agent][t], cell).unwrap_or(0)
+        })
+    }
+}
+
+/// The clauses forbidding the swaps in `paths` (each agent's cell at every time
+/// 0..=`horizon`): for two agents that trade cells u and v between t and t + 1, one clause
+/// that not all four of `x(agent, time, cell)` hold. The encodings add them lazily, for
+/// the swaps of the plans their solver answers.
+///
+/// # Complexity
+/// O(horizon x agents) expected (the moves of each step hashed).
+pub fn swap_clauses(
+    horizon: usize,
+    paths: &[Vec<u32>],
+    x: impl Fn(usize, usize, u32) -> i32,
+) -> Vec<[i32; 4]> {
+    let mut clauses = Vec::new();
+    let mut moving: std::collections::HashMap<(u32, u32), usize> = std::collections::HashMap::new();
+    for t in 0..horizon {
+        moving.clear();
+        for (a, path) in paths.iter().enumerate() {
+            if path[t] != path[t + 1] {
+                moving.insert((path[t], path[t + 1]), a);
             }
         }
-        clauses
+        for (&(u, v), &a) in &moving {
+            let Some(&b) = moving.get(&(v, u)) else {
+                continue;
+            };
+            if a < b {
+                clauses.push([-x(a, t, u), -x(a, t + 1, v), -x(b, t, v), -x(b, t + 1, u)]);
+            }
+        }
     }
+    clauses
 }
 
 /// The moves of one agent between consecutive layers: from a cell at t to one of its
@@ -559,8 +575,11 @@ pub(crate) fn movement_clauses(
 }
 
 /// At most one of `vars` true: pairwise for up to 5, else Sinz's sequential counter
-/// (n - 1 auxiliary variables, 3n clauses).
-fn at_most_one(solver: &mut Solver, vars: &[i32], next_var: &mut i32) {
+/// (n - 1 auxiliary variables, each from `fresh`, and 3n clauses).
+///
+/// # Complexity
+/// O(n) clauses for n variables past 5, O(n^2) up to 5.
+pub fn at_most_one(solver: &mut Solver, vars: &[i32], fresh: &mut impl FnMut() -> i32) {
     if vars.len() <= 5 {
         for i in 0..vars.len() {
             for j in i + 1..vars.len() {
@@ -570,16 +589,14 @@ fn at_most_one(solver: &mut Solver, vars: &[i32], next_var: &mut i32) {
         return;
     }
     let n = vars.len();
-    let first = *next_var;
-    *next_var += (n - 1) as i32;
-    let s = |i: usize| first + i as i32;
-    solver.add_clause([-vars[0], s(0)]);
-    for (i, &var) in vars.iter().enumerate().take(n - 1).skip(1) {
-        solver.add_clause([-var, s(i)]);
-        solver.add_clause([-s(i - 1), s(i)]);
-        solver.add_clause([-var, -s(i - 1)]);
+    let s: Vec<i32> = (0..n - 1).map(|_| fresh()).collect();
+    solver.add_clause([-vars[0], s[0]]);
+    for i in 1..n - 1 {
+        solver.add_clause([-vars[i], s[i]]);
+        solver.add_clause([-s[i - 1], s[i]]);
+        solver.add_clause([-vars[i], -s[i - 1]]);
     }
-    solver.add_clause([-vars[n - 1], -s(n - 2)]);
+    solver.add_clause([-vars[n - 1], -s[n - 2]]);
 }
 
 #[cfg(test)]

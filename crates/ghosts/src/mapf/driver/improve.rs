@@ -1,6 +1,7 @@
-//! After the proof stopped: the best plan made shorter until the time limit (LaCAM*
-//! resumed, the neighbourhood search over the makespan, Push and Swap as the last resort
-//! when nothing else planned).
+//! After the proof stopped, until the time limit: a plan found when there is none
+//! (LaCAM* resumed, then Push and Swap as the last resort), then the best plan made
+//! shorter (prioritized planning at shorter horizons, then turns of the neighbourhood
+//! search and of LaCAM*'s anytime search).
 
 use std::time::{Duration, Instant};
 

@@ -1,10 +1,10 @@
-//! The cardinality constraints of the encoding, as clauses: the totalizer (Bailleux and
-//! Boufkhad, CP 2003) that adds the agents' unary counts of extra steps, and at most one
-//! of a set of variables.
+//! The cardinality constraint of the encoding, as clauses: the totalizer (Bailleux and
+//! Boufkhad, CP 2003) that adds the agents' unary counts of extra steps (at most one
+//! agent per cell is [`crate::mapf::sat::at_most_one`], shared with the makespan's
+//! encoding).
 //!
 //! # Complexity
-//! The totalizer: O(n log n) merges of unary lists of at most `cap` outputs, O(cap^2)
-//! clauses each; at most one of n: O(n) clauses (Sinz's sequential counter past 5).
+//! O(n log n) merges of unary lists of at most `cap` outputs, O(cap^2) clauses each.
 
 use crate::mapf::sat::Solver;
 
@@ -62,26 +62,4 @@ pub(super) fn merge(
         }
     }
     out
-}
-
-/// At most one of `vars` true: pairwise for up to 5, else Sinz's sequential counter
-/// (n - 1 auxiliary variables, 3n clauses).
-pub(super) fn at_most_one(solver: &mut Solver, vars: &[i32], fresh: &mut impl FnMut() -> i32) {
-    if vars.len() <= 5 {
-        for i in 0..vars.len() {
-            for j in i + 1..vars.len() {
-                solver.add_clause([-vars[i], -vars[j]]);
-            }
-        }
-        return;
-    }
-    let n = vars.len();
-    let s: Vec<i32> = (0..n - 1).map(|_| fresh()).collect();
-    solver.add_clause([-vars[0], s[0]]);
-    for i in 1..n - 1 {
-        solver.add_clause([-vars[i], s[i]]);
-        solver.add_clause([-s[i - 1], s[i]]);
-        solver.add_clause([-vars[i], -s[i - 1]]);
-    }
-    solver.add_clause([-vars[n - 1], -s[n - 2]]);
 }

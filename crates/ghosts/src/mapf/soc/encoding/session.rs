@@ -7,14 +7,14 @@
 //! Building: O(sum over agents of their (cell, time) pairs within the reach), times the
 //! neighbours of a cell for the move clauses; each decision is one CaDiCaL call.
 
-use std::collections::HashMap;
-
 use crate::mapf::Instance;
-use crate::mapf::sat::{Deadline, Solver, plain_solver, solve_in_time, solver};
+use crate::mapf::sat::{
+    Deadline, Solver, at_most_one, plain_solver, solve_in_time, solver, swap_clauses,
+};
 use crate::moves::Options;
 
 use super::super::pairwise::Pair;
-use super::cardinality::{at_most_one, totalize};
+use super::cardinality::totalize;
 use super::{Avoiding, Decision, Layer, longest, others_least, window};
 
 /// One solver for every budget up to a reach R of extra steps, on some of an instance's
@@ -831,28 +831,9 @@ impl Session {
 
     /// The clauses forbidding the swaps of `paths` (empty: none swap).
     fn swaps(&self, paths: &[Vec<u32>]) -> Vec<[i32; 4]> {
-        let mut clauses = Vec::new();
-        let mut moving: HashMap<(u32, u32), usize> = HashMap::new();
-        for t in 0..self.horizon {
-            moving.clear();
-            for (a, path) in paths.iter().enumerate() {
-                if path[t] != path[t + 1] {
-                    moving.insert((path[t], path[t + 1]), a);
-                }
-            }
-            for (&(u, v), &a) in &moving {
-                let Some(&b) = moving.get(&(v, u)) else {
-                    continue;
-                };
-                if a < b {
-                    let x = |agent: usize, t: usize, cell: u32| {
-                        var(&self.layers[agent][t], cell).unwrap_or(0)
-                    };
-                    clauses.push([-x(a, t, u), -x(a, t + 1, v), -x(b, t, v), -x(b, t + 1, u)]);
-                }
-            }
-        }
-        clauses
+        swap_clauses(self.horizon, paths, |agent, t, cell| {
+            var(&self.layers[agent][t], cell).unwrap_or(0)
+        })
     }
 }
 
