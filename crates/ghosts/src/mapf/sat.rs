@@ -26,6 +26,7 @@
 //! the benchmark's instances.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -488,7 +489,7 @@ impl Encoding {
 /// The clauses forbidding the swaps in `paths` (each agent's cell at every time
 /// 0..=`horizon`): for two agents that trade cells u and v between t and t + 1, one clause
 /// that not all four of `x(agent, time, cell)` hold. The encodings add them lazily, for
-/// the swaps of the plans their solver answers.
+/// the swaps of the plans their solver answers, so every cell of `paths` has its variable.
 ///
 /// # Complexity
 /// O(horizon x agents) expected (the moves of each step hashed).
@@ -498,7 +499,7 @@ pub fn swap_clauses(
     x: impl Fn(usize, usize, u32) -> i32,
 ) -> Vec<[i32; 4]> {
     let mut clauses = Vec::new();
-    let mut moving: std::collections::HashMap<(u32, u32), usize> = std::collections::HashMap::new();
+    let mut moving: HashMap<(u32, u32), usize> = HashMap::new();
     for t in 0..horizon {
         moving.clear();
         for (a, path) in paths.iter().enumerate() {
@@ -616,6 +617,49 @@ mod tests {
         assert_eq!(deadline.for_variables(-1), deadline);
         // No deadline stays none.
         assert_eq!(Deadline(None).for_variables(i32::MAX), Deadline(None));
+    }
+
+    /// At most one of n variables, pairwise or by the sequential counter: every single
+    /// one may hold, none may, no two may.
+    #[test]
+    fn at_most_one_allows_one_and_forbids_every_pair() {
+        for n in 1..=9 {
+            let mut solver = solver();
+            let vars: Vec<i32> = (1..=n).collect();
+            let mut next = n + 1;
+            at_most_one(&mut solver, &vars, &mut || {
+                next += 1;
+                next - 1
+            });
+            assert_eq!(next - n - 1, if n <= 5 { 0 } else { n - 1 }, "{n}");
+            let none: Vec<i32> = vars.iter().map(|&v| -v).collect();
+            assert_eq!(solver.solve_with(none), Some(true), "{n}");
+            for &a in &vars {
+                assert_eq!(solver.solve_with([a]), Some(true), "{n} {a}");
+                for &b in &vars {
+                    if a < b {
+                        assert_eq!(solver.solve_with([a, b]), Some(false), "{n} {a} {b}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Two agents trading cells give one clause over their four variables; one following
+    /// the other, or an agent standing, gives none.
+    #[test]
+    fn swap_clauses_name_each_swap_once() {
+        let x = |agent: usize, t: usize, cell: u32| (100 * agent + 10 * t) as i32 + cell as i32 + 1;
+        // Agents 0 and 1 trade cells 3 and 4 between times 1 and 2; agent 2 stands.
+        let paths = vec![vec![2, 3, 4], vec![5, 4, 3], vec![7, 7, 7]];
+        let clauses = swap_clauses(2, &paths, x);
+        assert_eq!(
+            clauses,
+            vec![[-x(0, 1, 3), -x(0, 2, 4), -x(1, 1, 4), -x(1, 2, 3)]]
+        );
+        // Agent 1 follows agent 0 along a line: no swap.
+        let following = vec![vec![1, 2, 3], vec![0, 1, 2]];
+        assert!(swap_clauses(2, &following, x).is_empty());
     }
 
     /// A decision is raced only by a caller with two threads whose budget holds two
