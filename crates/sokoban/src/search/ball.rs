@@ -39,7 +39,7 @@
 use grid_core::{CellId, Dir};
 
 use super::budget::Budget;
-use super::index::{EMPTY, Index};
+use super::index::{self, EMPTY, Index};
 use super::walker::Walker;
 use crate::parse::Level;
 
@@ -315,6 +315,9 @@ impl Ball {
         let mut boxes = vec![0u16; k];
         let mut pulled = vec![0u16; k];
         let (mut region, mut child_region) = (Walker::new(n), Walker::new(n));
+        // One state's pulls and their layouts, `k` squares each.
+        let (mut pulls, mut layouts) = (Vec::<Pull>::new(), Vec::<u16>::new());
+        let mut children = Vec::<u32>::new();
         while !self.edge.is_empty() && self.radius + 1 < u32::from(UNSEEN) && self.states <= states
         {
             let step = (self.radius + 1) as u8;
@@ -332,7 +335,13 @@ impl Ball {
                     occupied[usize::from(b)] = true;
                 }
                 region.run(grid, &occupied, CellId::new(usize::from(start)));
-                'pulls: for &p in &region.queue {
+                // Every pull of the state first, each child's slot of the index loaded
+                // while the next is made, then each child looked up: the lookups are
+                // cache misses in an index of millions of layouts, and loaded together
+                // they overlap instead of waiting one after the other.
+                pulls.clear();
+                layouts.clear();
+                for &p in &region.queue {
                     for (_, q, behind) in grid.push_lines(p) {
                         if !occupied[q.index()] || occupied[behind.index()] {
                             continue;
@@ -341,32 +350,46 @@ impl Ball {
                         if !pull(&mut pulled, &boxes, q, p) {
                             continue;
                         }
-                        let Some(l2) = self.layout_of(&pulled) else {
-                            full = true;
-                            break 'pulls;
-                        };
-                        if self.dist[l2 as usize * n + behind.index()] != UNSEEN {
-                            continue;
-                        }
-                        if !self.budget.room(&mut next, 1) {
-                            full = true;
-                            break 'pulls;
-                        }
-                        occupied[q.index()] = false;
-                        occupied[p.index()] = true;
-                        self.mark(
-                            level,
-                            &occupied,
-                            l2,
-                            behind.index() as u16,
-                            step,
-                            &mut child_region,
-                        );
-                        occupied[p.index()] = false;
-                        occupied[q.index()] = true;
-                        next.push((l2, behind.index() as u16));
-                        self.states += 1;
+                        let key = self.index.key(&pulled);
+                        self.index.touch(key.1);
+                        layouts.extend_from_slice(&pulled);
+                        pulls.push(Pull { q, p, behind, key });
                     }
+                }
+                // Then each child's layout, the line of its square's layer loaded the
+                // same way.
+                children.clear();
+                for (pull, pulled) in pulls.iter().zip(layouts.chunks_exact(k)) {
+                    let Some(l2) = self.layout_keyed(pulled, pull.key) else {
+                        full = true;
+                        break;
+                    };
+                    index::prefetch(&self.dist[l2 as usize * n + pull.behind.index()]);
+                    children.push(l2);
+                }
+                for (pull, &l2) in pulls.iter().zip(&children) {
+                    let Pull { q, p, behind, .. } = *pull;
+                    if self.dist[l2 as usize * n + behind.index()] != UNSEEN {
+                        continue;
+                    }
+                    if !self.budget.room(&mut next, 1) {
+                        full = true;
+                        break;
+                    }
+                    occupied[q.index()] = false;
+                    occupied[p.index()] = true;
+                    self.mark(
+                        level,
+                        &occupied,
+                        l2,
+                        behind.index() as u16,
+                        step,
+                        &mut child_region,
+                    );
+                    occupied[p.index()] = false;
+                    occupied[q.index()] = true;
+                    next.push((l2, behind.index() as u16));
+                    self.states += 1;
                 }
                 for &b in &boxes {
                     occupied[usize::from(b)] = false;
@@ -393,7 +416,11 @@ impl Ball {
     /// The layout of `boxes` (sorted), added with every square unseen when new; `None`
     /// when the budget does not allow it.
     fn layout_of(&mut self, boxes: &[u16]) -> Option<u32> {
-        let key = self.index.key(boxes);
+        self.layout_keyed(boxes, self.index.key(boxes))
+    }
+
+    /// [`Ball::layout_of`] with the index's key of `boxes` already made.
+    fn layout_keyed(&mut self, boxes: &[u16], key: ([u64; 2], u64)) -> Option<u32> {
         let (words, k) = (&self.words, self.k);
         let slot = match self
             .index
@@ -469,6 +496,16 @@ impl Ball {
     pub(super) fn layouts(&self) -> usize {
         self.words.len().checked_div(self.k).unwrap_or(0)
     }
+}
+
+/// One pull of [`Ball::grow_pushes`]: the box on `q` onto `p`, the player from `p` onto
+/// `behind`, and the index's key of the layout it makes.
+#[derive(Debug, Clone, Copy)]
+struct Pull {
+    q: CellId,
+    p: CellId,
+    behind: CellId,
+    key: ([u64; 2], u64),
 }
 
 /// The box layout `boxes` (sorted squares) with the box on `from` pulled onto `onto`, into

@@ -126,10 +126,11 @@ impl Table {
         self.layout_index.find(boxes, key, |l| self.layout(l))
     }
 
-    /// Loads the line of `layout`, so that reading its members soon finds them in cache.
+    /// Starts loading the line of `layout`, so that reading its members soon finds them
+    /// in cache.
     #[inline]
     pub(super) fn touch_layout(&self, layout: u32) {
-        std::hint::black_box(self.layouts[layout as usize].len);
+        super::index::prefetch(&self.layouts[layout as usize]);
     }
 
     /// The members of `layout`, newest first, into `out` (cleared first).
