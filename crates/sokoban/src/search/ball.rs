@@ -206,66 +206,107 @@ impl Ball {
         let grid = level.grid();
         let (n, k) = (self.n, self.k);
         let mut occupied = vec![false; n];
-        let mut boxes = vec![0u16; k];
         let mut pulled = vec![0u16; k];
+        // A run of edge states' steps back, made first and looked up after (see
+        // [`Step`]), and the pulled layouts, `k` squares each.
+        let (mut steps, mut layouts) = (Vec::<Step>::new(), Vec::<u16>::new());
         while !self.edge.is_empty() && self.radius + 1 < u32::from(UNSEEN) && self.states <= states
         {
             let step = (self.radius + 1) as u8;
             let edge = std::mem::take(&mut self.edge);
             let (from, mut next) = std::mem::take(&mut self.resume);
             let mut full = false;
-            for (i, &(l, p)) in edge.iter().enumerate().skip(from) {
+            let mut i = from;
+            while i < edge.len() {
                 if i % self.stop_every == self.stop_every - 1 && i > from && stop() {
                     self.edge = edge;
                     self.resume = (i, next);
                     return;
                 }
-                boxes.copy_from_slice(self.layout(l));
-                for &b in &boxes {
-                    occupied[usize::from(b)] = true;
+                // A run of up to RUN states, ending before the next look at the stop.
+                let mut end = i + 1;
+                while end < edge.len()
+                    && end - i < RUN
+                    && end % self.stop_every != self.stop_every - 1
+                {
+                    end += 1;
                 }
-                let p = CellId::new(usize::from(p));
-                for dir in Dir::ALL {
-                    let Some(q) = grid.neighbour(p, dir) else {
-                        continue;
-                    };
-                    let (l2, from) = if !occupied[q.index()] {
-                        // The player stepped from `q` to `p`.
-                        (l, q)
-                    } else {
+                // Every step back of the run first, the index's slot of each pulled
+                // layout loaded while the next is made (as in `grow_pushes`).
+                steps.clear();
+                layouts.clear();
+                for &(l, p) in &edge[i..end] {
+                    let boxes = &self.words[l as usize * k..(l as usize + 1) * k];
+                    for &b in boxes {
+                        occupied[usize::from(b)] = true;
+                    }
+                    let p = CellId::new(usize::from(p));
+                    for dir in Dir::ALL {
+                        let Some(q) = grid.neighbour(p, dir) else {
+                            continue;
+                        };
+                        if !occupied[q.index()] {
+                            // The player stepped from `q` to `p`.
+                            steps.push(Step {
+                                layout: Some(l),
+                                from: q,
+                                key: None,
+                            });
+                            continue;
+                        }
                         // The player stepped from behind `p` onto it, pushing the box on
                         // `p` to `q`: pulled back, the box stands on `p`.
                         let Some(behind) = grid.neighbour(p, dir.opposite()) else {
                             continue;
                         };
-                        if occupied[behind.index()] {
+                        if occupied[behind.index()] || !pull(&mut pulled, boxes, q, p) {
                             continue;
                         }
-                        if !pull(&mut pulled, &boxes, q, p) {
-                            continue;
-                        }
-                        let Some(l2) = self.layout_of(&pulled) else {
-                            full = true;
+                        let key = self.index.key(&pulled);
+                        self.index.touch(key.1);
+                        layouts.extend_from_slice(&pulled);
+                        steps.push(Step {
+                            layout: None,
+                            from: behind,
+                            key: Some(key),
+                        });
+                    }
+                    for &b in boxes {
+                        occupied[usize::from(b)] = false;
+                    }
+                }
+                // Then each pulled layout, in the order made, and the line of each
+                // square's layer loaded.
+                let mut made = steps.len();
+                let mut pulls = layouts.chunks_exact(k);
+                for (j, s) in steps.iter_mut().enumerate() {
+                    if let Some(key) = s.key {
+                        let pulled = pulls.next().expect("one layout per pull");
+                        let Some(l2) = self.layout_keyed(pulled, key) else {
+                            (made, full) = (j, true);
                             break;
                         };
-                        (l2, behind)
-                    };
-                    let at = l2 as usize * n + from.index();
+                        s.layout = Some(l2);
+                    }
+                    let l2 = s.layout.expect("a layout for every step made");
+                    index::prefetch(&self.dist[l2 as usize * n + s.from.index()]);
+                }
+                for s in &steps[..made] {
+                    let l2 = s.layout.expect("a layout for every step made");
+                    let at = l2 as usize * n + s.from.index();
                     if self.dist[at] == UNSEEN {
                         if !self.budget.room(&mut next, 1) {
                             full = true;
                             break;
                         }
                         self.dist[at] = step;
-                        next.push((l2, from.index() as u16));
+                        next.push((l2, s.from.index() as u16));
                     }
-                }
-                for &b in &boxes {
-                    occupied[usize::from(b)] = false;
                 }
                 if full {
                     break;
                 }
+                i = end;
             }
             self.budget.bytes -= (edge.capacity() * size_of::<(u32, u16)>()) as u64;
             drop(edge);
@@ -496,6 +537,19 @@ impl Ball {
     pub(super) fn layouts(&self) -> usize {
         self.words.len().checked_div(self.k).unwrap_or(0)
     }
+}
+
+/// How many states of the edge [`Ball::grow`] by moves steps back from at once: their
+/// pulled layouts' slots of the index are loaded together (a state has one or two pulls).
+const RUN: usize = 16;
+
+/// One step back of [`Ball::grow`] by moves: the player onto `from`, in `layout` (the
+/// state's own when it only stepped; a pulled one, its key `key`, once looked up).
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    layout: Option<u32>,
+    from: CellId,
+    key: Option<([u64; 2], u64)>,
 }
 
 /// One pull of [`Ball::grow_pushes`]: the box on `q` onto `p`, the player from `p` onto

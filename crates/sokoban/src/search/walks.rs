@@ -284,9 +284,6 @@ mod tests {
         let xsb = "    #####\n    #   #\n    #$  #\n  ###  $##\n  #  $ $ #\n### # ## #   ######\n#   # ## #####  ..#\n# $  $          ..#\n##### ### #@##  ..#\n    #     #########\n    #######\n";
         let lurd = "ullluuuLUllDlldddrRRRRRRRRRRurDllllllllllllulldRRRRRRRRRRRRRdRRlUllllllluuululldDDuulldddrRRRRRRRRRRuRRlDllllllluuulLuuurDDllDDDuulldddrRRRRRRRRRRRRlllllllluuuLuuullDDDDDuulldddrRRRRRRRRRRRllllllluuulLulDDDuulldddrRRRRRRRRRRdRUluR";
         let along = check_along(xsb, lurd);
-        if std::env::var("WALKS_DEBUG").is_ok() {
-            eprintln!("{along:?}");
-        }
-        assert_eq!(along[0], (78, 133));
+        assert_eq!(along[0], (78, 133), "{along:?}");
     }
 }
