@@ -64,6 +64,9 @@
 //!   the budget.
 
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
+// The `internals` feature makes the methods public one by one for the workspace's tests
+// (hidden, not part of the API); their docs name the private items they are built from.
+#![cfg_attr(feature = "internals", allow(rustdoc::private_intra_doc_links))]
 
 mod benchmark;
 mod dataset;
