@@ -248,9 +248,9 @@ impl Ball {
                         if !occupied[q.index()] {
                             // The player stepped from `q` to `p`.
                             steps.push(Step {
-                                layout: Some(l),
+                                layout: l,
                                 from: q,
-                                key: None,
+                                pulled: None,
                             });
                             continue;
                         }
@@ -264,12 +264,12 @@ impl Ball {
                         }
                         let key = self.index.key(&pulled);
                         self.index.touch(key.1);
-                        layouts.extend_from_slice(&pulled);
                         steps.push(Step {
-                            layout: None,
+                            layout: l,
                             from: behind,
-                            key: Some(key),
+                            pulled: Some((layouts.len(), key)),
                         });
+                        layouts.extend_from_slice(&pulled);
                     }
                     for &b in boxes {
                         occupied[usize::from(b)] = false;
@@ -278,22 +278,18 @@ impl Ball {
                 // Then each pulled layout, in the order made, and the line of each
                 // square's layer loaded.
                 let mut made = steps.len();
-                let mut pulls = layouts.chunks_exact(k);
                 for (j, s) in steps.iter_mut().enumerate() {
-                    if let Some(key) = s.key {
-                        let pulled = pulls.next().expect("one layout per pull");
-                        let Some(l2) = self.layout_keyed(pulled, key) else {
+                    if let Some((o, key)) = s.pulled {
+                        let Some(l2) = self.layout_keyed(&layouts[o..o + k], key) else {
                             (made, full) = (j, true);
                             break;
                         };
-                        s.layout = Some(l2);
+                        s.layout = l2;
                     }
-                    let l2 = s.layout.expect("a layout for every step made");
-                    index::prefetch(&self.dist[l2 as usize * n + s.from.index()]);
+                    index::prefetch(&self.dist[s.layout as usize * n + s.from.index()]);
                 }
                 for s in &steps[..made] {
-                    let l2 = s.layout.expect("a layout for every step made");
-                    let at = l2 as usize * n + s.from.index();
+                    let (l2, at) = (s.layout, s.layout as usize * n + s.from.index());
                     if self.dist[at] == UNSEEN {
                         if !self.budget.room(&mut next, 1) {
                             full = true;
@@ -544,12 +540,13 @@ impl Ball {
 const RUN: usize = 16;
 
 /// One step back of [`Ball::grow`] by moves: the player onto `from`, in `layout` (the
-/// state's own when it only stepped; a pulled one, its key `key`, once looked up).
+/// state's own when it only stepped; with a pull, where its layout starts in the run's
+/// layouts and its key, and `layout` its number once looked up).
 #[derive(Debug, Clone, Copy)]
 struct Step {
-    layout: Option<u32>,
+    layout: u32,
     from: CellId,
-    key: Option<([u64; 2], u64)>,
+    pulled: Option<(usize, ([u64; 2], u64))>,
 }
 
 /// One pull of [`Ball::grow_pushes`]: the box on `q` onto `p`, the player from `p` onto
@@ -630,6 +627,118 @@ mod tests {
         }
         assert!(compared > 10_000, "{compared}");
         assert!(stops > 100, "{stops}");
+    }
+
+    /// The ball against a plain search: on generated levels every state reachable from
+    /// the start is found by making the player's moves forwards (a step, or a push), and
+    /// its fewest moves and fewest pushes to a solved state come from a breadth-first
+    /// search backwards over those forward moves (no pull is made). A ball grown whole,
+    /// and one stopped after its first few layers, answers exactly that within its
+    /// radius and the radius plus one past it (or where no solved state can be reached),
+    /// by moves and by pushes.
+    #[test]
+    fn a_ball_answers_what_a_search_of_the_forward_moves_finds() {
+        use std::collections::{HashMap, VecDeque};
+        let mut rng = SplitMix64::new(20_261_207);
+        let (mut checked, mut outside) = (0, 0);
+        for round in 0..90 {
+            let text = crate::generate::random_level(&mut rng, 1 + round % 3, 6, 15);
+            let Ok(level) = text.parse::<Level>() else {
+                continue;
+            };
+            let grid = level.grid();
+            let sorted = |cells: &[CellId]| {
+                let mut squares: Vec<u16> = cells.iter().map(|c| c.index() as u16).collect();
+                squares.sort_unstable();
+                squares
+            };
+            let goals = sorted(level.goals());
+            // Every state from the start, and each forward move as (from, to, pushed).
+            let start = (sorted(level.boxes()), level.player().index() as u16);
+            let mut number = HashMap::from([(start.clone(), 0usize)]);
+            let (mut states, mut moves) = (vec![start], Vec::new());
+            let mut at = 0;
+            while at < states.len() && states.len() < 20_000 {
+                let (boxes, player) = states[at].clone();
+                for dir in Dir::ALL {
+                    let Some(q) = grid.neighbour(CellId::new(usize::from(player)), dir) else {
+                        continue;
+                    };
+                    let q16 = q.index() as u16;
+                    let mut after = boxes.clone();
+                    let pushed = boxes.contains(&q16);
+                    if pushed {
+                        let Some(r) = grid.neighbour(q, dir) else {
+                            continue;
+                        };
+                        if boxes.contains(&(r.index() as u16)) {
+                            continue;
+                        }
+                        let i = after.iter().position(|&b| b == q16).unwrap();
+                        after[i] = r.index() as u16;
+                        after.sort_unstable();
+                    }
+                    let next = (after, q16);
+                    let count = number.len();
+                    let to = *number.entry(next.clone()).or_insert(count);
+                    if to == count {
+                        states.push(next);
+                    }
+                    moves.push((at, to, pushed));
+                }
+                at += 1;
+            }
+            if at < states.len() {
+                continue;
+            }
+            // Backwards from the solved states: moves (every edge 1), pushes (0-1).
+            let mut into = vec![Vec::new(); states.len()];
+            for &(from, to, pushed) in &moves {
+                into[to].push((from, pushed));
+            }
+            let left = |by_pushes: bool| {
+                let mut dist = vec![u32::MAX; states.len()];
+                let mut queue = VecDeque::new();
+                for (i, (boxes, _)) in states.iter().enumerate() {
+                    if *boxes == goals {
+                        dist[i] = 0;
+                        queue.push_back(i);
+                    }
+                }
+                while let Some(i) = queue.pop_front() {
+                    for &(from, pushed) in &into[i] {
+                        let cost = u32::from(pushed || !by_pushes);
+                        if dist[i] + cost < dist[from] {
+                            dist[from] = dist[i] + cost;
+                            if cost == 0 {
+                                queue.push_front(from);
+                            } else {
+                                queue.push_back(from);
+                            }
+                        }
+                    }
+                }
+                dist
+            };
+            for (layer, dist) in [(Layer::Move, left(false)), (Layer::Push, left(true))] {
+                for most in [u64::MAX, 40] {
+                    let Some(mut ball) = Ball::new(&level, layer, 64 << 20) else {
+                        continue;
+                    };
+                    ball.grow(&level, most, &|| false);
+                    let r = ball.radius();
+                    for (i, (boxes, player)) in states.iter().enumerate() {
+                        let want = if dist[i] <= r { dist[i] } else { r + 1 };
+                        assert_eq!(ball.bound(boxes, *player), want, "{layer:?} {text}");
+                        checked += 1;
+                        outside += usize::from(dist[i] > r);
+                    }
+                }
+            }
+        }
+        // 91,480 answers, 80,599 of them past the radius (or with no solved state).
+        assert!(checked - outside > 5_000, "{checked} {outside}");
+        assert!(outside > 5_000, "{outside}");
     }
 
     /// What the growth's gate ([`Ball::worth_growing`]) rests on: a ball answers at most
