@@ -616,6 +616,11 @@ impl<'a> PushSearch<'a> {
             }
             let inherited = self.bound[s].saturating_sub(1);
             let children = std::mem::take(&mut self.children);
+            // Each child's slot of the index loaded first, all together (an index of
+            // millions of states is a cache miss a lookup: `index::prefetch`).
+            for c in children.chunks_exact(k + 1) {
+                self.index.touch(self.index.key(c).1);
+            }
             for c in children.chunks_exact(k + 1) {
                 child.copy_from_slice(c);
                 self.reach(&child, state, g + 1, inherited)?;
