@@ -362,7 +362,7 @@ impl<'a> Board<'a> {
     /// Fewest pushes of a lone box from `cell` to goal number `goal` with the player on
     /// `player` (not `cell`), or [`UNREACHABLE`]: the least over the sides of `cell` the
     /// player reaches with that box alone. At least [`Board::distance`], and equal to it
-    /// where `cell` does not cut the floor ([`Board::cuts`]).
+    /// where `cell` does not cut the floor ([`Board::cut_off`]).
     ///
     /// # Complexity
     /// O(1).

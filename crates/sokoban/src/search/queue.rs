@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 ///
 /// Why shallow first for pushes: a box layout is then mostly taken after every state one
 /// push before it at this level, with all its player squares in (one expansion of
-/// [`Walker::run_many`] then serves them all, see `Role`), instead of once per late square.
+/// [`Walker::run_many`](super::walker::Walker::run_many) then serves them all, see `Role`), instead of once per late square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct Priority {
     pub(super) f0: u32,

@@ -38,7 +38,7 @@ pub(super) struct Info {
 /// Why layouts first: a layout is reached with the player on several squares (about four
 /// to seven on the larger Microban levels), and the matching bound depends on the boxes
 /// only, so it is computed once per layout; one expansion takes every open state of the
-/// layout at once ([`Walker::run_many`]). A state is found by its layout, then its
+/// layout at once ([`Walker::run_many`](super::walker::Walker::run_many)). A state is found by its layout, then its
 /// player's square among the layout's members, which are on the line just read: two cache
 /// misses per child where a table over whole states, then the layout, then the layout's
 /// states one by one, took up to three and two per other state, and 12 + 6k bytes less
